@@ -1,0 +1,146 @@
+"""The contract's promises, checked over every registered game by random playouts.
+
+Each game adds its own rule tests beside this file; this suite is what every game must pass.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.engine import IllegalAction, game_names, get_game
+
+GAMES = game_names()
+
+
+def _configs():
+    for name in GAMES:
+        game = get_game(name)
+        for seats in game.seat_counts:
+            yield pytest.param(name, seats, id=f"{name}-{seats}")
+
+
+def _play_hand(game, state, rng, *, on_step=None, max_steps=5000):
+    steps = 0
+    while not game.hand_over(state):
+        movers = game.to_move(state)
+        assert movers, "nobody to move in a hand that is not over"
+        seat = movers[rng.randrange(len(movers))]
+        legal = game.legal_actions(state, seat)
+        assert legal, f"seat {seat} must move but has no legal action"
+        action = rng.choice(legal)
+        state = game.apply(state, seat, action)
+        if on_step:
+            on_step(state, seat, action)
+        steps += 1
+        assert steps < max_steps
+    return state
+
+
+def test_registry_names():
+    for name in GAMES:
+        game = get_game(name)
+        assert game.name == name
+        assert game.seat_counts
+    with pytest.raises(KeyError):
+        get_game("skat")
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_random_hands_json_round_trip_every_step(name, seats):
+    game = get_game(name)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed, seats=seats)
+
+        def check(state, seat, action):
+            data = game.to_json(state)
+            text = json.dumps(data)
+            again = game.from_json(json.loads(text))
+            assert game.to_json(again) == data
+            for s in range(seats):
+                obs = game.observation(state, s)
+                json.dumps(obs)
+                assert "hand" in obs
+            json.dumps(game.public_view(state))
+
+        state = _play_hand(game, state, rng, on_step=check)
+        result = game.hand_result(state)
+        assert len(result["scores"]) == seats
+        assert len(result["breakdown"]) == seats
+        json.dumps(result)
+        assert len(game.totals(state)) == seats
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_determinism_and_no_global_random(name, seats):
+    """Same seed and actions give the same match, whatever the global generator does."""
+    game = get_game(name)
+
+    def run(disturb: bool):
+        rng = random.Random(99)
+        state = game.new_match(seed=12345, seats=seats)
+        trail = [game.to_json(state)]
+        for _ in range(2):
+            def step(state, seat, action):
+                if disturb:
+                    random.seed(rng.random())
+                    random.random()
+                trail.append(game.to_json(state))
+
+            state = _play_hand(game, state, rng, on_step=step)
+            trail.append(game.hand_result(state))
+            if game.match_over(state):
+                break
+            state = game.next_hand(state)
+            trail.append(game.to_json(state))
+        return trail
+
+    assert run(False) == run(True)
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_apply_leaves_input_unchanged_and_illegal_changes_nothing(name, seats):
+    game = get_game(name)
+    rng = random.Random(7)
+    state = game.new_match(seed=7, seats=seats)
+    for _ in range(60):
+        if game.hand_over(state):
+            break
+        before = copy.deepcopy(game.to_json(state))
+        movers = game.to_move(state)
+        idle = [s for s in range(seats) if s not in movers]
+        if idle:
+            with pytest.raises(IllegalAction) as exc:
+                game.apply(state, idle[0], game.legal_actions(state, movers[0])[0])
+            assert exc.value.code == "not_your_turn"
+        seat = movers[0]
+        for bad in ({}, {"type": "nonsense"}, "play", None):
+            with pytest.raises(IllegalAction) as exc:
+                game.apply(state, seat, bad)
+            assert exc.value.code == "malformed"
+            assert str(exc.value)
+        assert game.to_json(state) == before
+        action = rng.choice(game.legal_actions(state, seat))
+        game.apply(state, seat, action)
+        assert game.to_json(state) == before, "apply changed the state passed in"
+        state = game.apply(state, seat, action)
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_hand_result_before_end_and_next_hand(name, seats):
+    game = get_game(name)
+    state = game.new_match(seed=3, seats=seats)
+    with pytest.raises(IllegalAction) as exc:
+        game.hand_result(state)
+    assert exc.value.code == "hand_not_over"
+    state = _play_hand(game, state, random.Random(3))
+    scores = game.hand_result(state)["scores"]
+    assert game.totals(state) == scores
+    if not game.match_over(state):
+        nxt = game.next_hand(state)
+        assert not game.hand_over(nxt)
+        assert game.totals(nxt) == scores
