@@ -1,0 +1,68 @@
+"""Gong Zhu (拱猪) per ENGINE_CONTRACT.md, gong-zhu.de.txt and RULINGS.md "Gong Zhu".
+
+Modules: ``state`` (the match value, the deal, JSON), ``actions`` (action shapes and the
+refusal codes), ``rules`` (exposure, play, end of hand and match), ``scoring`` (hand score),
+``observation`` (what a seat or a spectator may know).
+"""
+
+from __future__ import annotations
+
+from games.engine.base import register
+from games.engine.gongzhu import observation as _observation
+from games.engine.gongzhu import rules as _rules
+from games.engine.gongzhu import state as _state
+from games.engine.gongzhu.actions import CODES
+from games.engine.gongzhu.scoring import (
+    EXPOSABLE,
+    GOAT,
+    HEART_ACE,
+    PIG,
+    POINT_CARDS,
+    TRANSFORMER,
+    breakdown,
+    score_hand,
+)
+
+__all__ = [
+    "CODES",
+    "EXPOSABLE",
+    "GOAT",
+    "HEART_ACE",
+    "PIG",
+    "POINT_CARDS",
+    "TRANSFORMER",
+    "GongZhu",
+    "breakdown",
+    "game",
+    "score_hand",
+]
+
+
+class GongZhu:
+    name = "gongzhu"
+    seat_counts = (4,)
+
+    def new_match(self, seed: int, seats: int = 4, options: dict | None = None):
+        if seats != 4:
+            raise ValueError("Gong Zhu is played by four seats")
+        if options:
+            raise ValueError("Gong Zhu takes no options")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("seed must be an integer")
+        return _state.new_hand(seed, 1, (0, 0, 0, 0), None)
+
+    to_move = staticmethod(_rules.to_move)
+    legal_actions = staticmethod(_rules.legal_actions)
+    apply = staticmethod(_rules.apply)
+    observation = staticmethod(_observation.observation)
+    public_view = staticmethod(_observation.public_view)
+    hand_over = staticmethod(_rules.hand_over)
+    match_over = staticmethod(_rules.match_over)
+    hand_result = staticmethod(_rules.hand_result)
+    totals = staticmethod(_rules.totals)
+    next_hand = staticmethod(_rules.next_hand)
+    to_json = staticmethod(_state.to_json)
+    from_json = staticmethod(_state.from_json)
+
+
+game = register(GongZhu())

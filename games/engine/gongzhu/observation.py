@@ -1,0 +1,134 @@
+"""What a seat, or a spectator, may know (ENGINE_CONTRACT.md "observation", RULINGS.md
+"Gong Zhu" exposure phase; gong-zhu.de.txt, "Offene Stände").
+
+In the exposure phase a seat learns only that it is the exposure phase and whether it has
+decided itself: neither who else has decided nor what they chose. Once all four decided the
+exposures are shown together. In play the table is open: every trick played this hand
+(who played what), each seat's exposed and collected point cards, the voids shown, hand
+scores and totals, and the all-hearts threat. Other seats' cards appear only once played or
+exposed.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import SUITS
+from games.engine.gongzhu.rules import (
+    EXPOSE,
+    OVER,
+    all_exposed,
+    exposable,
+    hand_result,
+    hand_scores,
+    legal_cards,
+    match_over,
+    out_seats,
+    to_move,
+    totals,
+    winner,
+)
+from games.engine.gongzhu.scoring import HEART_VALUES
+from games.engine.gongzhu.state import SEATS, State
+
+
+def _plays(leader: int, cards) -> list[dict]:
+    return [{"seat": (leader + i) % SEATS, "card": c} for i, c in enumerate(cards)]
+
+
+def _trick(leader: int, cards, winner_seat: int | None) -> dict:
+    return {"leader": leader, "plays": _plays(leader, cards), "winner": winner_seat}
+
+
+def voids(state: State) -> list[list[str]]:
+    """Per seat, the suits it has shown it no longer holds (it did not follow them)."""
+    shown = [set() for _ in range(SEATS)]
+    tricks = [(lead, cards) for lead, cards, _ in state.tricks]
+    if state.trick:
+        tricks.append((state.leader, state.trick))
+    for lead, cards in tricks:
+        suit = cards[0][1]
+        for i in range(1, len(cards)):
+            if cards[i][1] != suit:
+                shown[(lead + i) % SEATS].add(suit)
+    return [[s for s in SUITS if s in v] for v in shown]
+
+
+def all_hearts_threat(state: State) -> int | None:
+    """The seat that has taken every heart played so far, if any heart has been taken."""
+    holders = [s for s in range(SEATS) if any(c in HEART_VALUES for c in state.taken[s])]
+    return holders[0] if len(holders) == 1 else None
+
+
+def _table(state: State) -> dict:
+    """Everything public about the hand, shared by every seat's view and the spectator's."""
+    current = totals(state)
+    view = {
+        "game": "gongzhu",
+        "hand_number": state.hand_number,
+        "phase": state.phase,
+        "hand_sizes": [len(h) for h in state.hands],
+        "prior_totals": list(state.prior_totals),
+        "totals": current,
+        "out": out_seats(current),
+        "match_over": match_over(state),
+        "winner": winner(state),
+    }
+    if state.phase == EXPOSE:
+        view.update(
+            to_move=None,
+            leader=state.leader,
+            exposed=None,
+            exposed_unplayed=None,
+            trick=None,
+            last_trick=None,
+            tricks=[],
+            collected=[[] for _ in range(SEATS)],
+            hand_scores=[0] * SEATS,
+            voids=[[] for _ in range(SEATS)],
+            all_hearts_threat=None,
+            result=None,
+        )
+        return view
+    movers = to_move(state)
+    last = state.tricks[-1] if state.tricks else None
+    view.update(
+        to_move=movers[0] if movers else None,
+        leader=state.leader,
+        exposed=[list(e) for e in state.exposed],
+        exposed_unplayed=[
+            [c for c in e if c in h] for e, h in zip(state.exposed, state.hands, strict=True)
+        ],
+        all_exposed=sorted(all_exposed(state)),
+        trick=_trick(state.leader, state.trick, None),
+        last_trick=_trick(*last) if last else None,
+        tricks=[_trick(*t) for t in state.tricks],
+        collected=[list(t) for t in state.taken],
+        hand_scores=hand_scores(state),
+        voids=voids(state),
+        all_hearts_threat=all_hearts_threat(state),
+        result=hand_result(state) if state.phase == OVER else None,
+    )
+    return view
+
+
+def observation(state: State, seat: int) -> dict:
+    view = _table(state)
+    hand = state.hands[seat]
+    view["seat"] = seat
+    view["hand"] = list(hand)
+    if state.phase == EXPOSE:
+        decided = state.pending[seat] is not None
+        view["decided"] = decided
+        view["my_exposure"] = list(state.pending[seat]) if decided else None
+        view["exposable"] = exposable(hand)
+        view["legal_cards"] = []
+    else:
+        view["decided"] = True
+        view["my_exposure"] = list(state.exposed[seat])
+        view["exposable"] = []
+        to_play = state.phase != OVER and view["to_move"] == seat
+        view["legal_cards"] = legal_cards(state, seat) if to_play else []
+    return view
+
+
+def public_view(state: State) -> dict:
+    return _table(state)
