@@ -1,0 +1,81 @@
+"""Gan Deng Yan (干瞪眼), the "staring eyes" climbing game, per ENGINE_CONTRACT.md,
+spec/gan-deng-yan.en.txt and RULINGS.md. The game object ties the modules together:
+``combos`` (valid plays, beating), ``state`` (the deal), ``rules`` (turns, passing, drawing),
+``scoring`` (settlement), ``observation`` (what a seat may see), ``actions`` (refusal codes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.base import IllegalAction, register
+from games.engine.gandengyan import observation as _observation
+from games.engine.gandengyan import rules
+from games.engine.gandengyan.actions import CODES
+from games.engine.gandengyan.combos import beats, readings
+from games.engine.gandengyan.scoring import settle
+from games.engine.gandengyan.state import DEFAULT_OPTIONS, DRAW_RULES, State, deal
+
+__all__ = ["CODES", "GAME", "beats", "readings", "settle"]
+
+
+class GanDengYan:
+    name = "gandengyan"
+    seat_counts = (2, 3, 4)
+    default_seats = 3
+
+    def new_match(self, seed: int, seats: int, options: dict | None = None) -> State:
+        if seats not in self.seat_counts:
+            raise ValueError(f"Gan Deng Yan is played by 2, 3 or 4, not {seats}")
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        if set(opts) != {"draw"} or opts["draw"] not in DRAW_RULES:
+            raise ValueError(f"unknown options {options!r}")
+        return deal(seed, seats, opts["draw"], round_no=1, dealer=0, totals=[0] * seats)
+
+    def to_move(self, state: State) -> list[int]:
+        return [] if state.turn is None else [state.turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: dict) -> State:
+        return rules.apply(state, seat, action)
+
+    def observation(self, state: State, seat: int) -> dict:
+        return _observation.observation(state, seat)
+
+    def public_view(self, state: State) -> dict:
+        return _observation.public_view(state)
+
+    def hand_over(self, state: State) -> bool:
+        return state.turn is None
+
+    def match_over(self, state: State) -> bool:
+        return False  # a session is endless (RULINGS.md)
+
+    def hand_result(self, state: State) -> dict[str, Any]:
+        if state.result is None:
+            raise IllegalAction("hand_not_over", {})
+        return {
+            "scores": list(state.result["scores"]),
+            "breakdown": [dict(r) for r in state.result["breakdown"]],
+        }
+
+    def totals(self, state: State) -> list[int]:
+        return list(state.totals)
+
+    def next_hand(self, state: State) -> State:
+        if state.result is None:
+            raise IllegalAction("hand_not_over", {})
+        return deal(
+            state.seed, state.seats, state.draw, state.round + 1, state.winner, state.totals
+        )
+
+    def to_json(self, state: State) -> dict:
+        return state.to_json()
+
+    def from_json(self, data: dict) -> State:
+        return State.from_json(data)
+
+
+GAME = register(GanDengYan())
