@@ -1,0 +1,40 @@
+"""Dou Dizhu, Fight the Landlord (ENGINE_CONTRACT.md; ../shared/spec/dou-dizhu.de.txt as
+decided by RULINGS.md, Dou Dizhu).
+
+Beyond the contract, ``new_match_fixed(seed, landlord, bid)`` starts a match whose first
+hand has its landlord fixed without bidding, for benchmarks against engines that play so.
+"""
+
+from __future__ import annotations
+
+from games.engine.base import register
+from games.engine.doudizhu import observation as _observation
+from games.engine.doudizhu import rules, state
+from games.engine.doudizhu.actions import CODES
+from games.engine.doudizhu.combos import beats, readings
+from games.engine.doudizhu.rules import new_match_fixed
+from games.engine.doudizhu.scoring import stake
+
+__all__ = ["CODES", "DouDizhu", "beats", "game", "new_match_fixed", "readings", "stake"]
+
+
+class DouDizhu:
+    name = "doudizhu"
+    seat_counts = (3,)
+
+    new_match = staticmethod(rules.new_match)
+    to_move = staticmethod(rules.to_move)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
+    observation = staticmethod(_observation.observation)
+    public_view = staticmethod(_observation.public_view)
+    hand_over = staticmethod(rules.hand_over)
+    match_over = staticmethod(rules.match_over)
+    hand_result = staticmethod(rules.hand_result)
+    totals = staticmethod(rules.totals)
+    next_hand = staticmethod(rules.next_hand)
+    to_json = staticmethod(state.to_json)
+    from_json = staticmethod(state.from_json)
+
+
+game = register(DouDizhu())

@@ -1,0 +1,336 @@
+"""The course of a Dou Dizhu hand (RULINGS.md, Dou Dizhu: the deal, the bidding, the kitty,
+leading and following, passes, the end of the hand and of the match).
+"""
+
+from __future__ import annotations
+
+from games.engine.base import IllegalAction
+from games.engine.doudizhu import scoring
+from games.engine.doudizhu.actions import parse
+from games.engine.doudizhu.combos import (
+    RANK_NAMES,
+    beats_key,
+    combo_key,
+    counts_of,
+    follows,
+    leads,
+    move_key,
+    rank_index,
+    read_counts,
+    to_combo,
+)
+from games.engine.doudizhu.state import (
+    DEFAULT_HANDS,
+    MATCH_LENGTHS,
+    SEATS,
+    State,
+    deal,
+    sort_cards,
+)
+
+PASS = {"type": "pass"}
+
+
+def _hands_option(options) -> int:
+    options = options or {}
+    hands = options.get("hands", DEFAULT_HANDS)
+    if hands not in MATCH_LENGTHS or isinstance(hands, bool):
+        raise ValueError(f"hands must be one of {MATCH_LENGTHS}")
+    return hands
+
+
+def _fresh_hand(seed, hands_in_match, hand_number, deal_number, dealer, totals, redeals=0) -> State:
+    hands, kitty = deal(seed, deal_number)
+    return State(
+        seed=seed,
+        hands_in_match=hands_in_match,
+        hand_number=hand_number,
+        deal_number=deal_number,
+        dealer=dealer,
+        hands=hands,
+        kitty=kitty,
+        phase="bidding",
+        turn=(dealer + 1) % SEATS,
+        redeals=redeals,
+        totals=list(totals),
+    )
+
+
+def new_match(seed: int, seats: int = SEATS, options: dict | None = None) -> State:
+    if seats != SEATS:
+        raise ValueError("Dou Dizhu is played by three")
+    return _fresh_hand(seed, _hands_option(options), 1, 0, 0, [0, 0, 0])
+
+
+def new_match_fixed(
+    seed: int, landlord: int = 0, bid: int = 1, options: dict | None = None
+) -> State:
+    """A match whose first hand skips the bidding: ``landlord`` holds the bid ``bid``.
+
+    Not part of the contract: benchmarks against engines that deal the landlord role
+    without an auction (RLCard) start here. The deal is the same as ``new_match``'s first
+    deal of that seed; the kitty is shown and joins the landlord, who leads.
+    """
+    if landlord not in range(SEATS) or bid not in (1, 2, 3):
+        raise ValueError("landlord is a seat, bid is 1, 2 or 3")
+    state = _fresh_hand(seed, _hands_option(options), 1, 0, 0, [0, 0, 0])
+    state.fixed = True
+    _make_landlord(state, landlord, bid)
+    return state
+
+
+def _make_landlord(state: State, seat: int, bid: int) -> None:
+    state.landlord = seat
+    state.bid = bid
+    state.hands[seat] = sort_cards(state.hands[seat] + state.kitty)
+    state.phase = "playing"
+    state.turn = seat
+    state.table = None
+    state.passes = 0
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def to_move(state: State) -> list[int]:
+    return [] if state.phase == "over" else [state.turn]
+
+
+def passed_bidders(state: State) -> set[int]:
+    return {s for s, v in state.bids if v == 0}
+
+
+def moves(state: State) -> list:
+    """The internal moves (combos.Move) open to the seat to move, passes excluded."""
+    if state._moves is None:
+        counts = counts_of(state.hands[state.turn])
+        if state.table is None:
+            state._moves = leads(counts)
+        else:
+            state._moves = follows(counts, move_key(state.table[2]))
+    return state._moves
+
+
+def cards_for(hand, ranks) -> list[str]:
+    """Concrete cards of ``hand`` for a move's ranks (lowest suits first)."""
+    by_rank: dict[int, list[str]] = {}
+    for card in hand:
+        by_rank.setdefault(rank_index(card), []).append(card)
+    out, prev, i = [], -1, 0
+    for r in ranks:
+        i = i + 1 if r == prev else 0
+        prev = r
+        out.append(by_rank[r][i])
+    return out
+
+
+def play_dicts(hand, move_list) -> list[dict]:
+    """Moves as the contract's play actions."""
+    by_rank: list[list[str]] = [[] for _ in RANK_NAMES]
+    for card in hand:
+        by_rank[rank_index(card)].append(card)
+    out = []
+    for kind, low, length, ranks in move_list:
+        cards, prev, i = [], -1, 0
+        for r in ranks:
+            i = i + 1 if r == prev else 0
+            prev = r
+            cards.append(by_rank[r][i])
+        if kind == "rocket":
+            combo = {"kind": kind, "low": None, "high": None, "count": 2}
+        else:
+            combo = {
+                "kind": kind,
+                "low": RANK_NAMES[low],
+                "high": RANK_NAMES[low + length - 1],
+                "count": len(ranks),
+            }
+        out.append({"type": "play", "cards": cards, "combo": combo})
+    return out
+
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    if state.phase == "over" or seat != state.turn:
+        return []
+    if state.phase == "bidding":
+        return [{"type": "bid", "value": 0}] + [
+            {"type": "bid", "value": v} for v in range(state.bid + 1, 4)
+        ]
+    actions = play_dicts(state.hands[seat], moves(state))
+    if state.table is not None:
+        actions.append(dict(PASS))
+    return actions
+
+
+def hand_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def match_over(state: State) -> bool:
+    return state.phase == "over" and state.hand_number >= state.hands_in_match
+
+
+def hand_result(state: State) -> dict:
+    if state.phase != "over":
+        raise IllegalAction("hand_not_over")
+    return state.result
+
+
+def totals(state: State) -> list[int]:
+    return list(state.totals)
+
+
+def next_hand(state: State) -> State:
+    if match_over(state):
+        raise IllegalAction("match_over")
+    if state.phase != "over":
+        raise IllegalAction("hand_not_over")
+    return _fresh_hand(
+        state.seed,
+        state.hands_in_match,
+        state.hand_number + 1,
+        state.deal_number + 1,
+        (state.dealer + 1) % SEATS,
+        state.totals,
+    )
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, seat: int, action: dict) -> State:
+    if state.phase == "over" or seat != state.turn:
+        raise IllegalAction("not_your_turn", {"to_move": to_move(state)})
+    kind, payload, combo = parse(action)
+    if kind == "bid":
+        return _bid(state, seat, payload)
+    if kind == "pass":
+        if state.phase == "bidding":
+            raise IllegalAction("still_bidding")
+        if state.table is None:
+            raise IllegalAction("pass_on_lead")
+        return _pass(state, seat)
+    return _play(state, seat, payload, combo)
+
+
+def bid_error(state: State, seat: int, value: int) -> IllegalAction | None:
+    """Why ``seat`` may not bid ``value`` now, or None (RULINGS: bidding)."""
+    if state.phase != "bidding":
+        return IllegalAction("not_bidding_phase")
+    if seat in passed_bidders(state):
+        return IllegalAction("already_passed")
+    if value not in (0, 1, 2, 3):
+        return IllegalAction("bid_out_of_range", {"value": value})
+    if value and value <= state.bid:
+        return IllegalAction("bid_too_low", {"value": value, "current": state.bid})
+    return None
+
+
+def _bid(state: State, seat: int, value: int) -> State:
+    error = bid_error(state, seat, value)
+    if error is not None:
+        raise error
+    new = state.clone()
+    new.bids.append((seat, value))
+    if value:
+        new.bid = value
+    passed = passed_bidders(new)
+    if value == 3:
+        _make_landlord(new, seat, 3)
+    elif len(passed) == SEATS:
+        # all three passed: the cards are dealt again at once, same dealer, same hand
+        hands, kitty = deal(new.seed, new.deal_number + 1)
+        new.deal_number += 1
+        new.redeals += 1
+        new.hands, new.kitty = hands, kitty
+        new.bids = []
+        new.bid = 0
+        new.turn = (new.dealer + 1) % SEATS
+    elif len(passed) == SEATS - 1 and new.bid:
+        high = max((v, s) for s, v in new.bids)[1]
+        _make_landlord(new, high, new.bid)
+    else:
+        nxt = (seat + 1) % SEATS
+        while nxt in passed:
+            nxt = (nxt + 1) % SEATS
+        new.turn = nxt
+    return new
+
+
+def _pass(state: State, seat: int) -> State:
+    new = state.clone()
+    new.plays.append((seat, None, None))
+    new.passes += 1
+    new.turn = (seat + 1) % SEATS
+    if new.passes == SEATS - 1:
+        # two passes in a row: the last seat to play leads (and it is its turn now)
+        new.table = None
+        new.passes = 0
+    return new
+
+
+def _play(state: State, seat: int, cards: list[str], combo) -> State:
+    selection = read_counts(counts_of(cards)) if cards else []
+    if combo is not None:
+        key = combo_key(combo)
+        chosen = [m for m in selection if move_key(m) == key]
+        if not chosen:
+            raise IllegalAction("malformed", {"reason": "not_a_reading"})
+        selection = chosen
+    hand = state.hands[seat]
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise IllegalAction("not_in_hand", {"cards": missing})
+    if state.phase == "bidding":
+        raise IllegalAction("still_bidding")
+    if not selection:
+        raise IllegalAction("not_a_combination", {"cards": list(cards)})
+    table = None if state.table is None else move_key(state.table[2])
+    legal = [m for m in selection if table is None or beats_key(move_key(m), table)]
+    if len(legal) > 1:
+        raise IllegalAction("ambiguous", {"readings": [to_combo(m).to_dict() for m in legal]})
+    if not legal:
+        raise _why_not(move_key(selection[0]), table)
+    move = legal[0]
+    new = state.clone()
+    left = list(hand)
+    for c in cards:
+        left.remove(c)
+    new.hands[seat] = tuple(left)
+    played = sort_cards(cards)
+    new.table = (seat, played, move)
+    new.passes = 0
+    new.plays.append((seat, played, move))
+    new.played_count[seat] += 1
+    if move[0] in ("bomb", "rocket"):
+        new.bombs += 1
+    if not left:
+        _finish(new, seat)
+    else:
+        new.turn = (seat + 1) % SEATS
+    return new
+
+
+def _why_not(key, table) -> IllegalAction:
+    if table[0] != "rocket" and key[0] not in ("bomb", "rocket"):
+        if key[0] != table[0]:
+            return IllegalAction("wrong_kind", {"kind": table[0], "played": key[0]})
+        if key[3] != table[3] or key[2] != table[2]:
+            return IllegalAction("wrong_count", {"count": table[3], "played": key[3]})
+    return IllegalAction("does_not_beat", {"kind": table[0]})
+
+
+def _finish(state: State, winner: int) -> None:
+    state.phase = "over"
+    state.winner = winner
+    state.turn = winner
+    state.table = None
+    state.result = scoring.settle(
+        state.landlord,
+        winner,
+        state.bid,
+        state.bombs,
+        state.played_count,
+        [len(h) for h in state.hands],
+    )
+    state.totals = [t + s for t, s in zip(state.totals, state.result["scores"], strict=True)]
