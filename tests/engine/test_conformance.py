@@ -85,6 +85,7 @@ def test_determinism_and_no_global_random(name, seats):
         state = game.new_match(seed=12345, seats=seats)
         trail = [game.to_json(state)]
         for _ in range(2):
+
             def step(state, seat, action):
                 if disturb:
                     random.seed(rng.random())

@@ -1,0 +1,68 @@
+# One command each: `make run` serves the site, `make test` runs every test.
+# Both set everything up on a fresh machine first (virtualenv, packages, database, catalogs).
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup install browser catalogs messages static migrate lint format clean
+
+run: setup
+	$(PY) -m daphne -b $(HOST) -p $(PORT) cardsite.asgi:application
+
+test: setup browser
+	$(PY) -m pytest
+
+setup: install catalogs static migrate
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml changes, so a second `make run` starts in seconds.
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q --upgrade pip 2>&1 | grep -v 'is ignored' || true
+	$(PIP) install -q -e '.[dev]' 2>&1 | grep -v 'is ignored' || true
+	$(PY) -c "import django, channels, daphne, playwright"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+catalogs: install
+	$(PY) manage.py compilemessages --ignore=.venv -v0
+
+# After changing user-facing strings: update both catalogs, then translate the new German entries.
+messages: install
+	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles --ignore=tests -v0
+	msgen -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
+
+static: install
+	$(PY) manage.py collectstatic --noinput -v0
+
+migrate: install
+	$(PY) manage.py migrate --noinput -v0
+
+# Browser tests drive Debian's Chromium. On a Debian machine where we run as root, install it;
+# elsewhere the browser tests skip themselves and say why.
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Chromium for the browser tests (apt)…"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "Chromium not found and not installable here: browser tests will be skipped."; fi
+
+lint:
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format:
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,88 @@
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from cardsite.accounts import throttle
+from cardsite.accounts.models import Profile
+from cardsite.middleware import client_ip
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail (optional)"),
+        required=False,
+        help_text=_("Only used to reset a forgotten password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def save(self, commit=True):
+        user = super().save(commit=False)
+        user.email = self.cleaned_data.get("email", "")
+        if commit:
+            user.save()
+        return user
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """Refuses attempts once a username or an address has failed too often."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        ip = client_ip(self.request) if self.request else ""
+        wait = throttle.blocked_for(username, ip)
+        if wait:
+            raise self._throttled(wait)
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            throttle.record_failure(username, ip)
+            raise
+        throttle.clear(username)
+        return cleaned
+
+    def _throttled(self, seconds):
+        minutes = throttle.minutes(seconds)
+        return forms.ValidationError(
+            ngettext(
+                "Too many failed attempts. Please wait %(minutes)d minute and try again.",
+                "Too many failed attempts. Please wait %(minutes)d minutes and try again.",
+                minutes,
+            )
+            % {"minutes": minutes},
+            code="throttled",
+        )
+
+
+class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Preferred language"), choices=settings.LANGUAGES, required=True
+    )
+
+    class Meta:
+        model = Profile
+        fields = ("display_name", "language")
+        help_texts = {"display_name": _("Shown at the table instead of your username.")}
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That password is not correct."), code="wrong_password")
+        return password

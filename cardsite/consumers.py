@@ -1,0 +1,51 @@
+"""The lobby's live channel: proves the path from browser to server and back.
+
+It greets a signed-in player in the language of the page that opened it and pushes
+lobby-wide notices. Anonymous sockets are accepted, told to log in, and closed with 4401: a
+handshake refused before accept makes the htmx ws extension retry forever.
+"""
+
+from __future__ import annotations
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from cardsite import realtime
+
+CLOSE_UNAUTHENTICATED = 4401
+
+
+class LocalizedConsumerMixin:
+    """Renders in the language named by the socket's URL (``/ws/<lang>/…``)."""
+
+    def language(self) -> str:
+        return self.scope["url_route"]["kwargs"].get("lang", "en")
+
+    def render(self, template: str, context: dict | None = None) -> str:
+        with translation.override(self.language()):
+            return render_to_string(template, {"user": self.scope.get("user"), **(context or {})})
+
+
+class LobbyConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
+    async def connect(self):
+        await self.accept()
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.send(text_data=self.render("live/_login_required.html"))
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.group = realtime.lobby_group()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send(text_data=self.render("live/_status.html", {"online": True}))
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # The lobby takes no commands; a ping keeps proxies from timing the socket out.
+        await self.send(text_data=self.render("live/_status.html", {"online": True}))
+
+    async def lobby_notice(self, event):
+        await self.send(text_data=self.render("live/_notice.html", {"kind": event.get("kind", "")}))

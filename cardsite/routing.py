@@ -1,0 +1,9 @@
+from django.urls import re_path
+
+from cardsite import consumers
+
+# The socket's path carries the page's language prefix: LocaleMiddleware does not run for
+# WebSockets, so the consumer activates the language from the URL.
+websocket_urlpatterns = [
+    re_path(r"^ws/(?P<lang>de|en)/lobby/$", consumers.LobbyConsumer.as_asgi()),
+]

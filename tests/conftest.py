@@ -1,0 +1,31 @@
+import contextlib
+import multiprocessing
+
+import pytest
+
+# Channels' live server and the benchmark pool fork; a forked child of a process that has
+# already run sync_to_async has an executor without a worker thread. Spawn avoids that.
+multiprocessing.set_start_method("spawn", force=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_pacing(settings):
+    settings.GAME_PACING = False
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    # The login throttle lives in the cache; keep tests independent of each other.
+    # With Redis the cache outlives a test; the database cache is rolled back with the test's
+    # transaction (and cannot be cleared here before the database is allowed).
+    from django.core.cache import cache
+
+    with contextlib.suppress(Exception):
+        cache.clear()
+    yield
+
+
+def pytest_collection_modifyitems(items):
+    # Once the session-scoped Playwright browser runs, pytest-asyncio tests in the same
+    # process fail ("Runner.run() cannot be called from a running event loop"): run browsers last.
+    items.sort(key=lambda item: "e2e" in item.keywords)

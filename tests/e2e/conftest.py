@@ -1,0 +1,70 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium against a real daphne."""
+
+import os
+import shutil
+
+import pytest
+
+from tests.servers import daphne, fresh_database
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+            if not os.path.exists(CHROMIUM):
+                item.add_marker(
+                    pytest.mark.skip(
+                        reason="browser tests need Debian's Chromium at /usr/bin/chromium "
+                        "(`make test` installs it with apt when run as root on Debian)"
+                    )
+                )
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # The test process touches the ORM while Playwright's loop runs in this thread.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def site_url(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("e2e")
+    with fresh_database(tmp) as env, daphne(env, tmp) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir():
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "test-artifacts")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def phone_page(browser):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree("/tmp/playwright-artifacts", ignore_errors=True)
