@@ -17,8 +17,6 @@ from games.engine.gandengyan.combos import ORDER, joker_stand_ins
 from games.engine.gandengyan.scoring import CAP
 from games.engine.gandengyan.state import State
 
-TRACKED = ("2", "BJ", "RJ")
-
 
 def _entry(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """A log entry as the viewer may see it: a play with its joker stand-ins, a draw as a
@@ -71,18 +69,19 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     playable_ranks: set[str] = set()
     for action in legal:
         for card in action.get("cards", ()):
-            playable_ranks.add("J" if card in JOKERS else card[0])
+            playable_ranks.add("joker" if card in JOKERS else card[0])
     # Unseen: neither in this seat's hand nor played this round (the stock and other hands).
-    unseen = dict.fromkeys(ORDER, 4) | dict.fromkeys(JOKERS, 1)
+    # Counts per rank, the two interchangeable jokers counted together as "jokers".
+    unseen = dict.fromkeys(ORDER, 4) | {"jokers": 2}
     for card in hand + view["played_cards"]:
-        unseen[card if card in JOKERS else card[0]] -= 1
+        unseen["jokers" if card in JOKERS else card[0]] -= 1
     view.update(
         seat=seat,
         hand=hand,
         my_turn=state.turn == seat,
         legal=legal,
-        playable=[c for c in hand if ("J" if c in JOKERS else c[0]) in playable_ranks],
+        playable=[c for c in hand if ("joker" if c in JOKERS else c[0]) in playable_ranks],
         unseen=unseen,
-        tracker={"2": unseen["2"], "jokers": unseen["BJ"] + unseen["RJ"]},
+        tracker={"2": unseen["2"], "jokers": unseen["jokers"]},
     )
     return view
