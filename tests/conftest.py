@@ -29,3 +29,22 @@ def pytest_collection_modifyitems(items):
     # Once the session-scoped Playwright browser runs, pytest-asyncio tests in the same
     # process fail ("Runner.run() cannot be called from a running event loop"): run browsers last.
     items.sort(key=lambda item: "e2e" in item.keywords)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say which stack this run used and what happened to the browser tests."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    counts = {}
+    for outcome in ("passed", "failed", "skipped", "error"):
+        reports = terminalreporter.stats.get(outcome, [])
+        counts[outcome] = sum(1 for r in reports if "e2e" in getattr(r, "keywords", {}))
+    terminalreporter.write_sep("-", f"stack: database {engine}, channel layer {layer}")
+    terminalreporter.write_line(
+        "browser tests (Chromium): "
+        + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        if any(counts.values())
+        else "browser tests (Chromium): none collected"
+    )
