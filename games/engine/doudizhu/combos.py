@@ -55,10 +55,14 @@ def rank_index(card: str) -> int:
     return _CARD_RANK[card[0]]
 
 
+CARD_INDEX = {r + s: i for r, i in _CARD_RANK.items() for s in "SHDC"} | {"BJ": BJ, "RJ": RJ}
+
+
 def counts_of(cards) -> list[int]:
     counts = [0] * NRANKS
+    index = CARD_INDEX
     for card in cards:
-        counts[rank_index(card)] += 1
+        counts[index[card]] += 1
     return counts
 
 
@@ -224,15 +228,29 @@ def _runs(c, need, length, min_low):
 def _all_runs(c, need, min_len, max_len):
     """``(low, length)`` of every run of at least ``min_len`` ranks held ``need`` times."""
     out = []
-    for low in range(0, ACE + 1):
-        if c[low] < need:
+    r = 0
+    while r <= ACE:
+        if c[r] < need:
+            r += 1
             continue
-        hi = low
-        while hi <= ACE and c[hi] >= need and hi - low < max_len:
-            if hi - low + 1 >= min_len:
-                out.append((low, hi - low + 1))
-            hi += 1
+        start = r
+        while r <= ACE and c[r] >= need:
+            r += 1
+        # ranks start … r-1 form a maximal run
+        for low in range(start, r - min_len + 1):
+            for length in range(min_len, min(r - low, max_len) + 1):
+                out.append((low, length))
     return out
+
+
+# the ranks of every run, built once: _RUN[need][low][length]
+_RUN = {
+    need: [
+        [tuple(x for x in range(low, low + length) for _ in range(need)) for length in range(13)]
+        for low in range(12)
+    ]
+    for need in (1, 2, 3)
+}
 
 
 def _solos(c, min_low=-1):
@@ -271,22 +289,20 @@ def _trio_pairs(c, min_low=-1):
 
 def _chains(c, length, min_low=-1):
     return [
-        ("chain", low, length, tuple(range(low, low + length)))
-        for low in _runs(c, 1, length, min_low + 1)
+        ("chain", low, length, _RUN[1][low][length]) for low in _runs(c, 1, length, min_low + 1)
     ]
 
 
 def _pair_chains(c, length, min_low=-1):
     return [
-        ("pair_chain", low, length, tuple(r for r in range(low, low + length) for _ in (0, 1)))
+        ("pair_chain", low, length, _RUN[2][low][length])
         for low in _runs(c, 2, length, min_low + 1)
     ]
 
 
 def _airplanes(c, length, min_low=-1):
     return [
-        ("airplane", low, length, tuple(r for r in range(low, low + length) for _ in (0, 1, 2)))
-        for low in _runs(c, 3, length, min_low + 1)
+        ("airplane", low, length, _RUN[3][low][length]) for low in _runs(c, 3, length, min_low + 1)
     ]
 
 
@@ -348,12 +364,11 @@ def _rocket(c):
 def leads(c: list[int]) -> list[Move]:
     """Every play that may open a trick from a hand of rank counts, once per reading."""
     out = _solos(c) + _pairs(c) + _trios(c) + _trio_solos(c) + _trio_pairs(c)
+    run1, run2 = _RUN[1], _RUN[2]
     for low, length in _all_runs(c, 1, CHAIN_MIN, CHAIN_MAX):
-        out.append(("chain", low, length, tuple(range(low, low + length))))
+        out.append(("chain", low, length, run1[low][length]))
     for low, length in _all_runs(c, 2, PAIR_CHAIN_MIN, 12):
-        out.append(
-            ("pair_chain", low, length, tuple(r for r in range(low, low + length) for _ in (0, 1)))
-        )
+        out.append(("pair_chain", low, length, run2[low][length]))
     n = sum(c)
     for length in range(AIRPLANE_MIN, 7):
         if 3 * length > n:
@@ -366,8 +381,10 @@ def leads(c: list[int]) -> list[Move]:
             out += _airplane_wings(c, length, -1, False)
         if 5 * length <= n:
             out += _airplane_wings(c, length, -1, True)
-    out += _four_twos(c, -1, False) + _four_twos(c, -1, True)
-    out += _bombs(c) + _rocket(c)
+    if 4 in c:
+        out += _four_twos(c, -1, False) + _four_twos(c, -1, True) + _bombs(c)
+    if c[BJ] and c[RJ]:
+        out.append(("rocket", RJ, 1, (BJ, RJ)))
     return out
 
 

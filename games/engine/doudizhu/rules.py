@@ -8,6 +8,7 @@ from games.engine.base import IllegalAction
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
 from games.engine.doudizhu.combos import (
+    CARD_INDEX,
     RANK_NAMES,
     beats_key,
     combo_key,
@@ -124,28 +125,44 @@ def cards_for(hand, ranks) -> list[str]:
     return out
 
 
+_SAME_RANK = frozenset(("solo", "pair", "trio", "bomb"))
+
+
 def play_dicts(hand, move_list) -> list[dict]:
-    """Moves as the contract's play actions."""
+    """Moves as the contract's play actions (the lowest suits of each rank)."""
+    index = CARD_INDEX
     by_rank: list[list[str]] = [[] for _ in RANK_NAMES]
     for card in hand:
-        by_rank[rank_index(card)].append(card)
+        by_rank[index[card]].append(card)
+    names = RANK_NAMES
+    same_rank = _SAME_RANK
     out = []
+    append = out.append
     for kind, low, length, ranks in move_list:
-        cards, prev, i = [], -1, 0
-        for r in ranks:
-            i = i + 1 if r == prev else 0
-            prev = r
-            cards.append(by_rank[r][i])
-        if kind == "rocket":
-            combo = {"kind": kind, "low": None, "high": None, "count": 2}
+        n = len(ranks)
+        if kind in same_rank:
+            cards = by_rank[low][:n]
+            combo = {"kind": kind, "low": names[low], "high": names[low], "count": n}
         else:
-            combo = {
-                "kind": kind,
-                "low": RANK_NAMES[low],
-                "high": RANK_NAMES[low + length - 1],
-                "count": len(ranks),
-            }
-        out.append({"type": "play", "cards": cards, "combo": combo})
+            cards = []
+            prev = i = -1
+            for r in ranks:
+                if r == prev:
+                    i += 1
+                else:
+                    i = 0
+                    prev = r
+                cards.append(by_rank[r][i])
+            if kind == "rocket":
+                combo = {"kind": kind, "low": None, "high": None, "count": 2}
+            else:
+                combo = {
+                    "kind": kind,
+                    "low": names[low],
+                    "high": names[low + length - 1],
+                    "count": n,
+                }
+        append({"type": "play", "cards": cards, "combo": combo})
     return out
 
 
