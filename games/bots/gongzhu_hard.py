@@ -1,0 +1,229 @@
+"""Gong Zhu's Hard opponent: determinized sampling and playouts (issue 3, "The opponents").
+
+For each decision Hard deals the unseen cards to the other seats many times, each deal
+consistent with what its seat has seen (the cards played, the voids shown, the exposed cards
+still held, the hand sizes), plays every candidate card out to the end of the hand in each
+deal with a quick club-player policy for all four seats, and keeps the card with the best
+mean of (own hand score − the others' mean). The budget is a count of deals, not a clock, so
+the same ``rng`` gives the same move on any machine. Exposure is Normal's choice.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.bots.gongzhu import RANK, View, hint
+from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
+
+SEATS = 4
+POINTS = {**HEART_VALUES, PIG: -100, "JD": 100}
+DISCARD_ORDER = ("QS", "AH", "KH", "QH", "AS", "KS", "JH", "TH")
+DEFAULT_SAMPLES = 30
+
+
+def sample_hands(view: View, known: list[list[str]], rng: random.Random) -> list[list[str]] | None:
+    """The other seats' hands, dealt from the unseen cards consistently with the voids shown."""
+    me = view.seat
+    hands = [list(k) for k in known]
+    hands[me] = list(view.hand)
+    need = [view.hand_sizes[s] - len(known[s]) for s in range(SEATS)]
+    need[me] = 0
+    placed = {c for k in known for c in k}
+    pool = [c for c in view.unseen if c not in placed]
+    eligible = {c: [s for s in range(SEATS) if s != me and c[1] not in view.voids[s]] for c in pool}
+    for _ in range(20):
+        rng.shuffle(pool)
+        pool.sort(key=lambda c: len(eligible[c]))  # the most constrained cards first
+        left = list(need)
+        deal = [list(h) for h in hands]
+        for c in pool:
+            seats = [s for s in eligible[c] if left[s] > 0]
+            if not seats:
+                break
+            total = sum(left[s] for s in seats)
+            pick = rng.randrange(total)
+            for s in seats:
+                pick -= left[s]
+                if pick < 0:
+                    break
+            deal[s].append(c)
+            left[s] -= 1
+        else:
+            return deal
+    return None
+
+
+def _legal(hand: list[str], trick: list[str], restricted: set[str], led: set[str]) -> list[str]:
+    if trick:
+        suit = trick[0][1]
+        follow = [c for c in hand if c[1] == suit]
+        if not follow:
+            return hand
+        if restricted and len(follow) > 1 and suit not in led:
+            return [c for c in follow if c not in restricted] or follow
+        return follow
+    if not restricted:
+        return hand
+    out = []
+    for c in hand:
+        if c in restricted and c[1] not in led and sum(1 for d in hand if d[1] == c[1]) > 1:
+            continue
+        out.append(c)
+    return out or hand
+
+
+def _policy(hand: list[str], legal: list[str], trick: list[str], rng: random.Random) -> str:
+    """A quick, sensible card: duck under the winner, shed danger when void, lead low."""
+    if len(legal) == 1:
+        return legal[0]
+    if not trick:
+        low = sorted(legal, key=RANK.__getitem__)[:3]
+        safe = [c for c in low if c not in ("QS", "JD", "TC")] or low
+        return safe[rng.randrange(len(safe))]
+    suit = trick[0][1]
+    if legal[0][1] != suit:
+        for c in DISCARD_ORDER:
+            if c in legal:
+                return c
+        return max(legal, key=RANK.__getitem__)
+    win = max(RANK[c] for c in trick if c[1] == suit)
+    under = [c for c in legal if RANK[c] < win]
+    if len(trick) == 3:
+        over = [c for c in legal if RANK[c] > win]
+        pts = sum(POINTS.get(c, 0) for c in trick)
+        if over and pts >= 0:
+            best = max(over, key=RANK.__getitem__)
+            if best == "QS" and len(over) > 1:
+                best = sorted(over, key=RANK.__getitem__)[-2]
+            if best != "QS":
+                return best
+        if under:
+            return max(under, key=RANK.__getitem__)
+        plain = [c for c in over if c != "QS"]
+        return max(plain, key=RANK.__getitem__) if plain else over[0]
+    if under:
+        return max(under, key=RANK.__getitem__)
+    plain = [c for c in legal if c != "QS"]
+    return min(plain or legal, key=RANK.__getitem__)
+
+
+def playout(
+    hands: list[list[str]],
+    trick: list[str],
+    leader: int,
+    taken: list[list[str]],
+    restricted: list[set[str]],
+    led: set[str],
+    exposed: frozenset,
+    rng: random.Random,
+) -> list[int]:
+    """Play the hand to its end from this position (mutates its arguments); final scores."""
+    while True:
+        if len(trick) == SEATS:
+            suit = trick[0][1]
+            best = 0
+            for i in range(1, SEATS):
+                c = trick[i]
+                if c[1] == suit and RANK[c] > RANK[trick[best]]:
+                    best = i
+            winner = (leader + best) % SEATS
+            taken[winner].extend(c for c in trick if c in POINT_CARDS)
+            if suit not in led:
+                led.add(suit)
+                for r in restricted:
+                    if r:
+                        r.difference_update([c for c in r if c[1] == suit])
+            leader = winner
+            trick = []
+        seat = (leader + len(trick)) % SEATS
+        hand = hands[seat]
+        if not hand:
+            break
+        legal = _legal(hand, trick, restricted[seat], led)
+        card = _policy(hand, legal, trick, rng)
+        hand.remove(card)
+        restricted[seat].discard(card)
+        trick.append(card)
+    return [quick_score(t, exposed) for t in taken]
+
+
+def candidates(view: View, cards: list[str]) -> list[str]:
+    """The legal cards, one per run of cards that are interchangeable for every seat."""
+    if len(cards) <= 1:
+        return cards
+    known = set(view.hand) | view.played
+    out = []
+    by_suit: dict[str, list[str]] = {}
+    for c in sorted(cards, key=lambda c: (c[1], RANK[c])):
+        by_suit.setdefault(c[1], []).append(c)
+    for suit, run in by_suit.items():
+        prev = None
+        for c in run:
+            if c in POINT_CARDS or suit == "H" or prev is None or prev in POINT_CARDS:
+                out.append(c)
+                prev = c
+                continue
+            between = [d for d in _RANKS_BETWEEN[(prev, c)] if d not in known]
+            if between:
+                out.append(c)
+            prev = c
+    return out
+
+
+_ORDER = "23456789TJQKA"
+_RANKS_BETWEEN = {
+    (a + s, b + s): [r + s for r in _ORDER[_ORDER.index(a) + 1 : _ORDER.index(b)]]
+    for s in "SHDC"
+    for a in _ORDER
+    for b in _ORDER
+    if _ORDER.index(a) < _ORDER.index(b)
+}
+
+
+class HardBot:
+    """Flat Monte Carlo over determinized deals; ``samples`` deals per decision."""
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, **options):
+        self.samples = max(1, int(samples))
+
+    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if legal_actions[0]["type"] == "expose" or len(legal_actions) == 1:
+            return hint(observation, legal_actions)
+        view = View(observation)
+        cards = [a["card"] for a in legal_actions]
+        options = candidates(view, cards)
+        if len(options) == 1:
+            return next(a for a in legal_actions if a["card"] == options[0])
+        me = view.seat
+        unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+        known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
+        exposed = frozenset(view.exposed)
+        trick = list(view.trick_cards)
+        leader = observation["trick"]["leader"]
+        led = set(view.led)
+        taken0 = [list(c) for c in view.collected]
+        totals = dict.fromkeys(options, 0.0)
+        for _ in range(self.samples):
+            deal = sample_hands(view, known, rng)
+            if deal is None:
+                continue
+            for c in options:
+                hands = [list(h) for h in deal]
+                hands[me].remove(c)
+                restricted = [
+                    {x for x in unplayed[s] if x in hands[s] and x[1] not in led}
+                    for s in range(SEATS)
+                ]
+                scores = playout(
+                    hands,
+                    [*trick, c],
+                    leader,
+                    [list(t) for t in taken0],
+                    restricted,
+                    set(led),
+                    exposed,
+                    rng,
+                )
+                totals[c] += scores[me] - (sum(scores) - scores[me]) / 3
+        choice = max(options, key=lambda c: (totals[c], -RANK[c]))
+        return next(a for a in legal_actions if a["card"] == choice)
