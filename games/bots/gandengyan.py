@@ -1,0 +1,207 @@
+"""Computer opponents for Gan Deng Yan (issue 4; the rule text's "Strategy" paragraph).
+
+Each bot sees the observation, the legal actions and a ``random.Random``; never the state.
+
+- Easy thinks little: it sheds its lowest cards and beats the table when it cheaply can.
+- Normal plays like a sound player: it leads long straights and pair runs, keeps a ``2`` or a
+  bomb for control, does not sit on jokers, thinks twice before a bomb with a big hand and
+  watches the opponents' card counts. ``hint`` is Normal's choice.
+- Hard samples the unseen cards (the opponents' hands and the stock) consistent with what
+  its seat has seen and plays each candidate out (``games/bots/gandengyan_search.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.base import Combo
+from games.engine.gandengyan.combos import ACE, BOMB, INDEX, JOKER_BOMB, TWO, counts_of
+
+Action = dict[str, Any]
+
+CONTROL = (BOMB, JOKER_BOMB)
+
+
+# --- reading a hand -------------------------------------------------------------------
+
+
+def plan_cost(counts: list[int], jokers: int) -> float:
+    """Roughly how many leads the hand needs to go out, less what its control cards (2s,
+    bombs) are worth: runs are taken greedily, longest first; bombs are kept whole."""
+    c = list(counts)
+    moves = 0.0
+    while True:
+        best_cards, best = 0, None
+        for width, need in ((1, 3), (2, 2)):  # straights of 3+, pair runs of 2+
+            start = None
+            for r in range(ACE + 2):
+                ok = r <= ACE and width <= c[r] <= 2
+                if ok and start is None:
+                    start = r
+                elif not ok and start is not None:
+                    length = r - start
+                    if length >= need and length * width > best_cards:
+                        best_cards, best = length * width, (start, length, width)
+                    start = None
+        if best is None:
+            break
+        start, length, width = best
+        for r in range(start, start + length):
+            c[r] -= width
+        moves += 1
+    for r in range(13):
+        if c[r]:
+            moves += 1
+            if r == TWO or c[r] >= 3:
+                moves -= 0.6  # a 2 or a bomb wins its trick: almost a free lead
+    if jokers == 2:
+        moves -= 0.6  # the joker bomb
+    elif jokers and moves >= 1:
+        moves -= 0.3  # a joker mends a gap or pairs a single
+    return moves
+
+
+def hand_counts(hand: list[str]) -> tuple[list[int], int]:
+    return counts_of(hand)
+
+
+def parse(action: Action) -> tuple[Combo, list[int], int]:
+    """An action's combo, the rank counts of its real cards and its jokers."""
+    counts, jokers = counts_of(action["cards"])
+    return Combo.from_dict(action["combo"]), counts, jokers
+
+
+def opponents(obs: dict[str, Any]) -> list[int]:
+    me, n = obs["seat"], obs["seats"]
+    return [(me + k) % n for k in range(1, n)]
+
+
+def danger(obs: dict[str, Any]) -> int:
+    """The fewest cards an opponent holds."""
+    return min(obs["counts"][s] for s in opponents(obs))
+
+
+def rank_of_combo(combo: Combo) -> int:
+    return INDEX.get(combo.low, 13) if combo.low else 14
+
+
+# --- Easy -----------------------------------------------------------------------------
+
+
+class EasyBot:
+    """Sheds its lowest cards and beats the table when it cheaply can; little thought."""
+
+    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+        plays = [a for a in legal_actions if a["type"] == "play"]
+        if not plays:
+            return legal_actions[0]
+        if observation["table"] is None:
+            if rng.random() < 0.2:
+                return rng.choice(plays)
+            simple = [a for a in plays if a["combo"]["kind"] in ("single", "pair")] or plays
+            return min(simple, key=lambda a: (rank_of_combo(parse(a)[0]), -len(a["cards"])))
+        cheap = [a for a in plays if a["combo"]["kind"] not in CONTROL]
+        if cheap and rng.random() < 0.85:
+            return min(cheap, key=lambda a: (parse(a)[2], rank_of_combo(parse(a)[0])))
+        bombs = [a for a in plays if a["combo"]["kind"] in CONTROL]
+        if bombs and rng.random() < 0.2:
+            return min(bombs, key=lambda a: len(a["cards"]))
+        return {"type": "pass"}
+
+
+# --- Normal ---------------------------------------------------------------------------
+
+
+def score_play(obs: dict[str, Any], counts: list[int], jokers: int, action: Action) -> float:
+    """Normal's value of making this play now (higher is better); passing is scored 0 by
+    the caller's comparison when following."""
+    combo, used, used_jokers = parse(action)
+    left = [a - b for a, b in zip(counts, used, strict=True)]
+    left_jokers = jokers - used_jokers
+    n_left = sum(left) + left_jokers
+    if n_left == 0:
+        return 1000.0
+    threat = danger(obs)
+    big_hand = n_left > 7
+    value = -plan_cost(left, left_jokers) * 10 + len(action["cards"]) * 1.5
+    low = rank_of_combo(combo)
+    if combo.kind in CONTROL:
+        # Every bomb doubles the stake for the whole table, the bomber's own loss included.
+        value -= 18 if big_hand else 6
+        if threat <= 2:
+            value += 14
+        if n_left <= 3:
+            value += 10
+    elif combo.low == "2" or used[TWO]:
+        value -= 7 if threat > 2 and n_left > 3 else 0  # a 2 held back is a trick won later
+    else:
+        value -= low * 0.25  # shed low cards first; high ones are harder to follow
+    if used_jokers:
+        # Don't sit on a joker (each one doubles the loss), but don't waste one either.
+        value += 2.5 if obs["stock"] < 6 or n_left <= 5 else 0.5
+    if combo.kind in ("single", "pair") and obs["table"] is None and threat <= combo.count:
+        # An opponent about to go out on exactly this shape: lead it only high.
+        value -= 8 - low * 0.5
+    return value
+
+
+class NormalBot:
+    """Sound heuristics over the legal plays: one ply, no look-ahead."""
+
+    def choose(self, observation: dict, legal_actions: list[Action]) -> Action:
+        counts, jokers = hand_counts(observation["hand"])
+        plays = [a for a in legal_actions if a["type"] == "play"]
+        if not plays:
+            return legal_actions[0]
+        scored = [(score_play(observation, counts, jokers, a), i) for i, a in enumerate(plays)]
+        best, i = max(scored)
+        if observation["table"] is None:
+            return plays[i]
+        # Following: play only if it does not cost more than it gains.
+        keep = -plan_cost(counts, jokers) * 10
+        if best >= keep or danger(observation) <= 1:
+            return plays[i]
+        return {"type": "pass"}
+
+    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+        return self.choose(observation, legal_actions)
+
+
+def hint(observation: dict, legal_actions: list[Action]) -> Action:
+    """The site's Hint: what Normal would play here."""
+    return NormalBot().choose(observation, legal_actions)
+
+
+# --- Hard -----------------------------------------------------------------------------
+
+
+class HardBot:
+    """Determinized look-ahead: for each of ``samples`` deals of the unseen cards, every
+    candidate is played out to the end of the round; the best mean score wins. The budget
+    is counted in samples and playouts, never in time, so a seed fixes the move."""
+
+    def __init__(self, samples: int = 12, candidates: int = 6):
+        self.samples = samples
+        self.candidates = candidates
+
+    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+        from games.bots.gandengyan_search import search
+
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        counts, jokers = hand_counts(observation["hand"])
+        plays = [a for a in legal_actions if a["type"] == "play"]
+        for a in plays:
+            if len(a["cards"]) == len(observation["hand"]):
+                return a
+        ranked = sorted(plays, key=lambda a: -score_play(observation, counts, jokers, a))
+        candidates = ranked[: self.candidates]
+        if observation["table"] is not None:
+            candidates.append({"type": "pass"})
+        if len(candidates) == 1:
+            return candidates[0]
+        return search(observation, candidates, rng, self.samples)
+
+
+BOTS = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
