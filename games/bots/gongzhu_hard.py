@@ -183,8 +183,9 @@ _RANKS_BETWEEN = {
 class HardBot:
     """Flat Monte Carlo over determinized deals; ``samples`` deals per decision."""
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, **options):
-        self.samples = max(1, int(samples))
+    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: int | None = None, **options):
+        # ``budget`` is the bench harness's generic name for the same count.
+        self.samples = max(1, int(budget if budget is not None else samples))
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "expose" or len(legal_actions) == 1:

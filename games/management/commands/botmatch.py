@@ -1,0 +1,57 @@
+"""``manage.py botmatch <game>``: bot-only hands, hero against villains (games/bench/harness.py)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.bench import harness
+from games.engine import game_names, get_game
+
+
+class Command(BaseCommand):
+    help = (
+        "Play bot-only hands, each deal once with the hero in every seat; print the hero's "
+        "mean score per hand minus the villains' with a 95% interval, and its decision time."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("game")
+        parser.add_argument("--hero", default="normal", help="random, easy, normal or hard")
+        parser.add_argument("--villain", default="easy", help="random, easy, normal or hard")
+        parser.add_argument(
+            "--hands", type=int, default=100, help="number of deals N (N x K hands)"
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--seats", type=int, default=None, help="K (default: the game's first)")
+        parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+        parser.add_argument("--results", default=None, help="JSON-lines file: append, resume")
+        parser.add_argument("--budget", type=int, default=None, help="search budget of hard")
+        parser.add_argument("--quiet", action="store_true", help="no progress lines")
+
+    def handle(self, *args, **opts):
+        name = opts["game"]
+        if name not in game_names():
+            raise CommandError(f"unknown game {name!r}")
+        game = get_game(name)
+        seats = opts["seats"] or game.seat_counts[0]
+        if seats not in game.seat_counts:
+            raise CommandError(f"{name} is played by {game.seat_counts} seats, not {seats}")
+        config = harness.MatchConfig(
+            game=name,
+            hero=opts["hero"],
+            villain=opts["villain"],
+            seats=seats,
+            seed=opts["seed"],
+            hero_options=harness.bot_options(name, opts["hero"], opts["budget"]),
+            villain_options=harness.bot_options(name, opts["villain"], opts["budget"]),
+        )
+        step = max(1, opts["hands"] // 20)
+
+        def progress(done, total):
+            if not opts["quiet"] and (done % step == 0 or done == total):
+                self.stderr.write(f"  {done}/{total} deals")
+
+        records = harness.run_match(
+            config, opts["hands"], jobs=opts["jobs"], results=opts["results"], progress=progress
+        )
+        self.stdout.write(harness.format_summary(config, harness.summarize(records)))
