@@ -374,3 +374,12 @@ def test_totals_before_the_end_of_a_hand_are_the_prior_totals():
     assert game.totals(state) == [10, -20, 30, -40]
     assert refusal_of(game.hand_result, state) == "hand_not_over"
     assert refusal_of(game.next_hand, state) == "hand_not_over"
+
+
+def test_the_exposure_phase_of_hand_one_does_not_tell_who_holds_2s():
+    state = game.new_match(seed=12, seats=4)
+    assert all(game.observation(state, s)["leader"] is None for s in range(4))
+    assert game.public_view(state)["leader"] is None
+    state = finish_exposure(state)
+    holder = game.to_move(state)[0]
+    assert game.public_view(state)["leader"] == holder

@@ -75,7 +75,8 @@ def _table(state: State) -> dict:
     if state.phase == EXPOSE:
         view.update(
             to_move=None,
-            leader=state.leader,
+            # In hand 1 the leader is the holder of 2S: unknown until play begins.
+            leader=state.leader if state.hand_number > 1 else None,
             exposed=None,
             exposed_unplayed=None,
             trick=None,
