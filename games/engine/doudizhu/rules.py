@@ -103,13 +103,10 @@ def passed_bidders(state: State) -> set[int]:
 
 def moves(state: State) -> list:
     """The internal moves (combos.Move) open to the seat to move, passes excluded."""
-    if state._moves is None:
-        counts = counts_of(state.hands[state.turn])
-        if state.table is None:
-            state._moves = leads(counts)
-        else:
-            state._moves = follows(counts, move_key(state.table[2]))
-    return state._moves
+    counts = counts_of(state.hands[state.turn])
+    if state.table is None:
+        return leads(counts)
+    return follows(counts, move_key(state.table[2]))
 
 
 def cards_for(hand, ranks) -> list[str]:
@@ -126,6 +123,7 @@ def cards_for(hand, ranks) -> list[str]:
 
 
 _SAME_RANK = frozenset(("solo", "pair", "trio", "bomb"))
+_RUNS = {"chain": 1, "pair_chain": 2, "airplane": 3}
 
 
 def play_dicts(hand, move_list) -> list[dict]:
@@ -135,14 +133,27 @@ def play_dicts(hand, move_list) -> list[dict]:
     for card in hand:
         by_rank[index[card]].append(card)
     names = RANK_NAMES
-    same_rank = _SAME_RANK
+    same_rank, runs = _SAME_RANK, _RUNS
     out = []
     append = out.append
     for kind, low, length, ranks in move_list:
         n = len(ranks)
         if kind in same_rank:
-            cards = by_rank[low][:n]
-            combo = {"kind": kind, "low": names[low], "high": names[low], "count": n}
+            append(
+                {
+                    "type": "play",
+                    "cards": by_rank[low][:n],
+                    "combo": {"kind": kind, "low": names[low], "high": names[low], "count": n},
+                }
+            )
+            continue
+        need = runs.get(kind)
+        if need == 1:
+            cards = [by_rank[r][0] for r in ranks]
+        elif need:
+            cards = []
+            for r in range(low, low + length):
+                cards += by_rank[r][:need]
         else:
             cards = []
             prev = i = -1
@@ -153,15 +164,10 @@ def play_dicts(hand, move_list) -> list[dict]:
                     i = 0
                     prev = r
                 cards.append(by_rank[r][i])
-            if kind == "rocket":
-                combo = {"kind": kind, "low": None, "high": None, "count": 2}
-            else:
-                combo = {
-                    "kind": kind,
-                    "low": names[low],
-                    "high": names[low + length - 1],
-                    "count": n,
-                }
+        if kind == "rocket":
+            combo = {"kind": kind, "low": None, "high": None, "count": 2}
+        else:
+            combo = {"kind": kind, "low": names[low], "high": names[low + length - 1], "count": n}
         append({"type": "play", "cards": cards, "combo": combo})
     return out
 

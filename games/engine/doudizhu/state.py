@@ -61,8 +61,6 @@ class State:
     totals: list = field(default_factory=lambda: [0, 0, 0])
     result: dict | None = None
     fixed: bool = False  # landlord fixed without bidding (new_match_fixed)
-    # per-state memo of the legal moves of the seat to move; never serialised
-    _moves: list | None = field(default=None, repr=False)
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -72,7 +70,6 @@ class State:
         new.plays = list(self.plays)
         new.played_count = list(self.played_count)
         new.totals = list(self.totals)
-        new._moves = None
         return new
 
 
@@ -122,7 +119,7 @@ def to_json(state: State) -> dict:
 
 
 def from_json(data: dict) -> State:
-    names = {f.name for f in fields(State)} - {"_moves"}
+    names = {f.name for f in fields(State)}
     missing = names - set(data)
     if missing:
         raise ValueError(f"missing fields: {sorted(missing)}")

@@ -1,0 +1,134 @@
+"""Dou Dizhu's bench plug-in (games/bench/harness.py): named positions for timing
+``legal_actions``, and ``enginebench doudizhu --compare rlcard``.
+
+RLCard is a benchmark-only extra (``pip install -e '.[bench]'``); nothing here imports it
+until a comparison runs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from games.bench import harness
+from games.engine import get_game
+from games.engine.doudizhu import new_match_fixed
+from games.engine.doudizhu.combos import counts_of, leads
+
+
+def legal_scenarios(rng: random.Random, count: int) -> dict[str, list]:
+    """``lead_fresh_20``: the landlord's opening lead with 20 cards; ``follow``: a play to beat."""
+    game = get_game("doudizhu")
+    fresh = [(new_match_fixed(rng.randrange(2**31), landlord=0), 0) for _ in range(count)]
+    follow: list = []
+    while len(follow) < count:
+        state = game.new_match(seed=rng.randrange(2**31), seats=3)
+        while not game.hand_over(state) and len(follow) < count:
+            seat = game.to_move(state)[0]
+            if state.phase == "playing" and state.table is not None:
+                follow.append((state, seat))
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[rng.randrange(len(legal))])
+    return {"lead_fresh_20": fresh, "follow": follow}
+
+
+def bot_options(level: str) -> dict:
+    # Hard's default budget (samples per decision) lives in the bot; --budget overrides it.
+    return {}
+
+
+# --------------------------------------------------------------------------- RLCard
+
+_RL_JOKER = {"BJ": "B", "RJ": "R"}
+
+
+def rlcard_hand(cards) -> str:
+    """Our cards as RLCard's rank string (``3…A2BR``, in its order)."""
+    return "".join(_RL_JOKER.get(c, c[0]) for c in cards)
+
+
+def _rlcard_hands_per_second(seconds: float, seed: int) -> float:
+    import numpy as np
+    import rlcard
+
+    env = rlcard.make("doudizhu", config={"seed": seed})
+    game = env.game
+    pick = np.random.RandomState(seed)
+    hands = 0
+    start = time.perf_counter()
+    while True:
+        state, _player = game.init_game()
+        while not game.is_over():
+            actions = state["actions"]
+            state, _player = game.step(actions[pick.randint(len(actions))])
+        hands += 1
+        now = time.perf_counter()
+        if now - start >= seconds:
+            return hands / (now - start)
+
+
+def _time_per_item(fn, items) -> float:
+    start = time.perf_counter()
+    for item in items:
+        fn(item)
+    return (time.perf_counter() - start) / len(items)
+
+
+def compare(name: str, args) -> None:
+    if name != "rlcard":
+        raise SystemExit(f"doudizhu compares only with rlcard, not {name!r}")
+    try:
+        from rlcard.games.doudizhu.judger import DoudizhuJudger
+    except ImportError:
+        print("RLCard is not installed: pip install -e '.[bench]'")
+        return
+    seconds = float(args.get("seconds", 2.0) or 2.0)
+    runs = int(args.get("runs", 3) or 3)
+    seed = int(args.get("seed", 1) or 1)
+    positions = min(int(args.get("positions", 2000) or 2000), 2000)
+    game = get_game("doudizhu")
+
+    ours_hps, theirs_hps = [], []
+    for run in range(runs):
+        ours_hps.append(harness.hands_per_second("doudizhu", 3, seconds, seed + run))
+        theirs_hps.append(_rlcard_hands_per_second(seconds, seed + run))
+
+    rng = random.Random(seed)
+    fresh = [new_match_fixed(rng.randrange(2**31), landlord=0) for _ in range(positions)]
+    hands = [state.hands[0] for state in fresh]
+    strings = [rlcard_hand(h) for h in hands]
+    gen_ours, gen_dicts, gen_theirs = [], [], []
+    for _ in range(runs):
+        gen_theirs.append(_time_per_item(DoudizhuJudger.playable_cards_from_hand, strings))
+        gen_ours.append(_time_per_item(lambda h: leads(counts_of(h)), hands))
+        gen_dicts.append(_time_per_item(lambda s: game.legal_actions(s, 0), fresh))
+    listed_ours = statistics.fmean(len(leads(counts_of(h))) for h in hands[:200])
+    listed_theirs = statistics.fmean(
+        len(DoudizhuJudger.playable_cards_from_hand(s)) for s in strings[:200]
+    )
+
+    bench = harness.engine_bench(
+        "doudizhu", seconds=seconds, runs=runs, seed=seed, positions=min(positions, 500)
+    )
+    print(harness.format_engine_bench(bench))
+    med = statistics.median
+    print(f"compare rlcard (same run, medians of {runs} runs of {seconds:g} s)")
+    print(
+        f"  full random hands/s: ours {med(ours_hps):.0f} (bidding included), "
+        f"RLCard {med(theirs_hps):.0f} (init_game/step, no bidding) "
+        f"-> ratio {med(ours_hps) / med(theirs_hps):.2f}x"
+    )
+    print(f"  leading plays from the same {len(hands)} fresh 20-card hands, per hand:")
+    print(
+        f"    RLCard playable_cards_from_hand: {med(gen_theirs) * 1e6:.1f} us "
+        f"({listed_theirs:.1f} plays listed on average)"
+    )
+    print(
+        f"    ours, rank-count generator (combos.leads): {med(gen_ours) * 1e6:.1f} us "
+        f"({listed_ours:.1f} plays) -> {med(gen_theirs) / med(gen_ours):.2f}x faster"
+    )
+    print(
+        f"    ours, contract legal_actions (dicts): {med(gen_dicts) * 1e6:.1f} us "
+        f"-> {med(gen_theirs) / med(gen_dicts):.2f}x faster"
+    )

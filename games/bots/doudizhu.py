@@ -1,0 +1,491 @@
+"""Dou Dizhu computer opponents (ENGINE_CONTRACT.md, "Computer opponents"; RULINGS.md, Dou
+Dizhu: bidding and play).
+
+Every bot sees only its seat's observation, the legal actions and a ``random.Random``.
+
+- Easy leads whatever holds its lowest card and follows with the cheapest beat.
+- Normal plans its hand into as few plays as it can (``doudizhu_plan``), leads the weakest
+  part of the plan, keeps its 2s, jokers and bombs for control, does not overtake its
+  partner, feeds a partner who is nearly out, and bombs only to win or to stop a near win.
+  Its choice is the site's Hint (``hint``).
+- Hard samples the unseen cards into the other hands (consistent with the card counts and
+  the kitty shown), plays each of Normal's best few candidates out on every sample with a
+  fast policy, and takes the best on average. Its budget is samples × candidates, never a
+  clock, so the same rng gives the same move anywhere.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.bots.doudizhu_plan import CONTROL, is_control, plan
+from games.engine.doudizhu.combos import (
+    BJ,
+    NRANKS,
+    RANK_INDEX,
+    RJ,
+    TWO,
+    counts_of,
+    follows,
+    leads,
+    move_key,
+    rank_index,
+    read_counts,
+)
+
+# ---------------------------------------------------------------- reading the observation
+
+
+class SeatView:
+    """What a seat knows, in rank counts: shared by the real table and Hard's playouts."""
+
+    seat: int
+    hand: list
+    landlord: int | None
+    counts: list
+    table_seat: int | None
+    table_key: tuple | None
+    moves: dict
+    can_pass: bool
+    unseen: list
+
+    @property
+    def partner(self):
+        if self.landlord is None or self.seat == self.landlord:
+            return None
+        return 3 - self.seat - self.landlord
+
+    def is_opponent(self, seat) -> bool:
+        if seat == self.seat:
+            return False
+        return self.landlord in (self.seat, seat)
+
+    def opponents(self):
+        return [s for s in range(3) if self.is_opponent(s)]
+
+    def min_opponent_cards(self) -> int:
+        return min(self.counts[s] for s in self.opponents())
+
+
+class SimView(SeatView):
+    """A seat inside a playout, where every hand is known (one sampled world)."""
+
+    def __init__(self, hands, seat, landlord, table):
+        self.seat = seat
+        self.hand = hands[seat]
+        self.landlord = landlord
+        self.counts = [sum(h) for h in hands]
+        if table is None:
+            self.table_seat = self.table_key = None
+            moves = leads(self.hand)
+        else:
+            self.table_seat, self.table_key = table
+            moves = follows(self.hand, self.table_key)
+        self.moves = dict.fromkeys(moves)
+        self.can_pass = table is not None
+        self.unseen = [sum(hands[s][r] for s in range(3) if s != seat) for r in range(NRANKS)]
+
+
+class View(SeatView):
+    """What a bot reads off its observation, in rank counts."""
+
+    def __init__(self, obs: dict, legal: list[dict]):
+        self.obs = obs
+        self.seat = obs["seat"]
+        self.hand = counts_of(obs["hand"])
+        self.landlord = obs.get("landlord")
+        self.counts = obs["card_counts"]
+        table = obs.get("table")
+        self.table_seat = None if table is None else table["seat"]
+        self.table_key = None
+        if table is not None:
+            self.table_key = action_move({"type": "play", **table})
+            self.table_key = move_key(self.table_key)
+        self.moves: dict[tuple, dict] = {}
+        self.can_pass = False
+        for action in legal:
+            if action["type"] == "pass":
+                self.can_pass = True
+            elif action["type"] == "play":
+                self.moves.setdefault(action_move(action), action)
+        self.unseen = [obs["unseen"].get(name, 0) for name in _NAMES]
+
+
+_NAMES = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "BJ", "RJ")
+
+
+def action_move(action: dict) -> tuple:
+    """The internal move ``(kind, low, length, ranks)`` of a play action."""
+    combo = action["combo"]
+    ranks = tuple(sorted(rank_index(c) for c in action["cards"]))
+    if combo["kind"] == "rocket":
+        return ("rocket", RJ, 1, ranks)
+    low, high = RANK_INDEX[combo["low"]], RANK_INDEX[combo["high"]]
+    return (combo["kind"], low, high - low + 1, ranks)
+
+
+def _minus(counts, ranks):
+    rest = list(counts)
+    for r in ranks:
+        rest[r] -= 1
+    return rest
+
+
+def hand_strength(counts) -> float:
+    """A bidding score: high cards and bombs, less for a hand that splits into many plays."""
+    score = 0.0
+    if counts[BJ] and counts[RJ]:
+        score += 8
+    else:
+        score += 3 * counts[BJ] + 4 * counts[RJ]
+    score += 2 * counts[TWO] + 0.7 * counts[TWO - 1]
+    score += sum(6 for r in range(TWO) if counts[r] == 4)
+    cost = plan(tuple(counts))[0][0]
+    score += (9 - cost) * 0.8
+    return score
+
+
+def _bid_for(score: float, thresholds, legal_values) -> int:
+    want = 0
+    for value, threshold in zip((1, 2, 3), thresholds, strict=True):
+        if score >= threshold:
+            want = value
+    return want if want in legal_values else 0
+
+
+def _bid_action(value):
+    return {"type": "bid", "value": value}
+
+
+# ---------------------------------------------------------------- Easy
+
+
+class EasyBot:
+    """Little thought: the lowest card first, the cheapest beat, bombs only in a pinch."""
+
+    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if legal_actions[0]["type"] == "bid":
+            values = [a["value"] for a in legal_actions]
+            score = hand_strength(counts_of(observation["hand"])) + rng.uniform(-2, 2)
+            return _bid_action(_bid_for(score, (8, 11, 14), values))
+        view = View(observation, legal_actions)
+        move = easy_move(view.hand, view.table_key, view.moves, view, rng)
+        return view.moves[move] if move is not None else {"type": "pass"}
+
+
+def easy_move(hand, table_key, moves, view, rng):
+    if table_key is None:
+        low = min(r for r in range(NRANKS) if hand[r])
+        with_low = [m for m in moves if low in m[3] and m[0] not in ("bomb", "rocket")]
+        if not with_low:
+            with_low = list(moves)
+        # the play holding the lowest card that shifts the most cards
+        return max(with_low, key=lambda m: (len(m[3]) if m[1] == low else 0, -m[1]))
+    if view.table_seat == view.partner:
+        return None
+    plain = [m for m in moves if m[0] not in ("bomb", "rocket")]
+    if plain:
+        return min(plain, key=lambda m: (m[1], sum(m[3])))
+    if moves and view.counts[view.table_seat] <= 2:
+        return min(moves, key=lambda m: m[1])
+    return None
+
+
+# ---------------------------------------------------------------- Normal
+
+
+class NormalBot:
+    """A sound player: plays its plan, keeps control, co-operates as a peasant."""
+
+    thresholds = (7.5, 10.5, 13.5)
+
+    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if legal_actions[0]["type"] == "bid":
+            values = [a["value"] for a in legal_actions]
+            score = hand_strength(counts_of(observation["hand"]))
+            return _bid_action(_bid_for(score, self.thresholds, values))
+        view = View(observation, legal_actions)
+        ranked = rank_moves(view)
+        return _to_action(view, ranked[0])
+
+    def candidates(self, observation, legal_actions, limit):
+        view = View(observation, legal_actions)
+        return view, rank_moves(view)[:limit]
+
+
+def _to_action(view, move):
+    return {"type": "pass"} if move is None else view.moves[move]
+
+
+def _unbeatable(view, move) -> bool:
+    """No combination of the cards this seat has not seen beats ``move``."""
+    return not follows(view.unseen, move_key(move))
+
+
+def rank_moves(view: View) -> list:
+    """Normal's preference order over the legal moves (None = pass), best first."""
+    moves = list(view.moves)
+    if view.table_key is None:
+        return _rank_leads(view, moves)
+    return _rank_follows(view, moves)
+
+
+def _rank_leads(view, moves):
+    hand = view.hand
+    total = sum(hand)
+    for m in moves:
+        if len(m[3]) == total:
+            return [m] + [x for x in moves if x != m]
+    cost, units = plan(tuple(hand))
+    units = [u for u in units if u in view.moves] or moves
+    threat = view.min_opponent_cards()
+    partner = view.partner
+
+    # two plays left and one cannot be beaten: play that one, then the other
+    if len(units) == 2:
+        for u in units:
+            if _unbeatable(view, u):
+                return [u] + [x for x in moves if x != u]
+
+    # a partner nearly out, who plays right after us: give it something to beat
+    if partner is not None and view.counts[partner] <= 2 and partner == (view.seat + 1) % 3:
+        want = "solo" if view.counts[partner] == 1 else "pair"
+        small = sorted((m for m in moves if m[0] == want), key=lambda m: m[1])
+        if small:
+            return small + [x for x in moves if x not in small]
+
+    def score(unit):
+        kind, low, length, ranks = unit
+        s = low - 0.6 * len(ranks)
+        if is_control(unit):
+            s += 30
+        if kind in ("bomb", "rocket"):
+            s += 60
+        # an opponent nearly out: do not lead what it can follow with its last cards
+        if threat == 1 and kind == "solo":
+            s += 40 - low if not _unbeatable(view, unit) else -5
+        if threat == 2 and kind == "pair":
+            s += 20
+        return s
+
+    ordered = sorted(units, key=score)
+    return ordered + [x for x in moves if x not in ordered]
+
+
+def _rank_follows(view, moves):
+    hand = view.hand
+    total = sum(hand)
+    for m in moves:
+        if len(m[3]) == total:
+            return [m] + [x for x in moves if x != m] + [None]
+    owner = view.table_seat
+    owner_cards = view.counts[owner]
+    partner_holds = owner == view.partner
+    if partner_holds:
+        # never overtake the partner (unless it goes out above)
+        return [None] + moves
+    base = plan(tuple(hand))[0][0]
+    plain, bombs = [], []
+    for m in moves:
+        (bombs if m[0] in ("bomb", "rocket") else plain).append(m)
+    scored = []
+    for m in plain:
+        after = plan(tuple(_minus(hand, m[3])))[0][0]
+        delta = after - (base - 1)
+        uses_control = m[1] >= CONTROL or any(r >= CONTROL for r in m[3] if r != m[1])
+        scored.append((delta, uses_control, m[1], sum(m[3]), m))
+    scored.sort(key=lambda x: x[:4])
+    threat = owner_cards <= 3 or (
+        view.landlord != view.seat and owner == view.landlord and owner_cards <= 5
+    )
+    out = []
+    for delta, uses_control, _low, _sum, m in scored:
+        if (
+            delta <= 0
+            and (not uses_control or threat or base <= 3 or owner_cards <= 8)
+            or threat
+            or (delta <= 1 and not uses_control and owner_cards <= 10)
+        ):
+            out.append(m)
+    # bombs: when the hand is then won, or to stop an opponent about to go out
+    good_bombs = []
+    for m in sorted(bombs, key=lambda m: (m[0] == "rocket", m[1])):
+        after = plan(tuple(_minus(hand, m[3])))
+        left = after[1]
+        wins = len(left) <= 1 or all(_unbeatable(view, u) for u in left[:-1] if u != left[-1])
+        if wins or (owner_cards <= 3 and not out):
+            good_bombs.append(m)
+    if good_bombs and (not out or owner_cards <= 2):
+        return good_bombs + out + [None]
+    rest = [m for m in moves if m not in out and m not in good_bombs]
+    return out + [None] + good_bombs + rest
+
+
+def hint(observation: dict, legal_actions: list[dict]) -> dict:
+    """The site's Hint: Normal's choice (bids included)."""
+    return NormalBot().act(observation, legal_actions, random.Random(0))
+
+
+# ---------------------------------------------------------------- Hard
+
+
+class HardBot:
+    """Samples the hidden hands and plays Normal's best candidates out on each sample."""
+
+    def __init__(
+        self, samples: int = 14, candidates: int = 5, budget: int | None = None, smart=True
+    ):
+        # ``budget`` (botmatch --budget) overrides the number of samples
+        self.samples = budget if budget is not None else samples
+        self.candidates = candidates
+        self.smart = smart
+
+    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if legal_actions[0]["type"] == "bid":
+            return NormalBot().act(observation, legal_actions, rng)
+        view = View(observation, legal_actions)
+        ranked = rank_moves(view)
+        if len(ranked) == 1:
+            return _to_action(view, ranked[0])
+        first = ranked[0]
+        if first is not None and len(first[3]) == sum(view.hand):
+            return _to_action(view, first)  # goes out now
+        cands = ranked[: self.candidates]
+        if view.can_pass and None not in cands:
+            cands.append(None)
+        totals = [0.0] * len(cands)
+        for _ in range(self.samples):
+            hands = sample_hands(view, rng)
+            seed = rng.random()
+            for i, move in enumerate(cands):
+                totals[i] += playout(view, hands, move, random.Random(seed), self.smart)
+        # ties go to Normal's order
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return _to_action(view, cands[best])
+
+
+def sample_hands(view: View, rng: random.Random) -> list[list[int]]:
+    """Rank counts for all three seats: ours, and the unseen cards dealt to the others."""
+    hands: list[list[int]] = [[0] * NRANKS for _ in range(3)]
+    hands[view.seat] = list(view.hand)
+    known = [0] * NRANKS  # kitty cards still in another landlord's hand are known
+    obs = view.obs
+    if view.landlord is not None and view.landlord != view.seat and obs.get("kitty"):
+        played = {c for p in obs["plays"] if p["cards"] for c in p["cards"]}
+        for card in obs["kitty"]:
+            if card not in played:
+                known[rank_index(card)] += 1
+    pool = [r for r in range(NRANKS) for _ in range(view.unseen[r])]
+    rng.shuffle(pool)
+    others = [s for s in range(3) if s != view.seat]
+    at = 0
+    for s in others:
+        base = known if s == view.landlord else [0] * NRANKS
+        need = view.counts[s] - sum(base)
+        h = list(base)
+        for r in pool[at : at + need]:
+            h[r] += 1
+        at += need
+        hands[s] = h
+    return hands
+
+
+def playout(view: View, hands, first_move, rng: random.Random, smart=False) -> float:
+    """Play the hand out with the fast policy after ``first_move``; points for our side."""
+    hands = [list(h) for h in hands]
+    landlord = view.landlord
+    seat = view.seat
+    table = None if view.table_key is None else (view.table_seat, view.table_key)
+    passes = view.obs.get("passes", 0)
+    bombs = view.obs["multiplier"]["bombs"]
+    move = first_move
+    turn = seat
+    for _ in range(200):
+        if move is None:
+            passes += 1
+            if passes == 2:
+                table, passes = None, 0
+        else:
+            for r in move[3]:
+                hands[turn][r] -= 1
+            if move[0] in ("bomb", "rocket"):
+                bombs += 1
+            table, passes = (turn, move_key(move)), 0
+            if not any(hands[turn]):
+                won = (turn == landlord) == (seat == landlord)
+                value = 2**bombs
+                if seat == landlord:
+                    value *= 2  # the landlord wins or loses against both peasants
+                return value if won else -value
+        turn = (turn + 1) % 3
+        if smart:
+            ranked = rank_moves(SimView(hands, turn, landlord, table))
+            move = ranked[0]
+        else:
+            move = fast_move(hands, turn, table, landlord, rng)
+    return 0.0
+
+
+def fast_move(hands, seat, table, landlord, rng):
+    """The playout policy: cheap, greedy, partner-aware."""
+    hand = hands[seat]
+    total = sum(hand)
+    if table is None:
+        whole = read_counts(hand)
+        if whole:
+            return whole[0]
+        return _greedy_lead(hand)
+    owner, key = table
+    partner_holds = owner != seat and landlord not in (owner, seat)
+    options = follows(hand, key)
+    if not options:
+        return None
+    for m in options:
+        if len(m[3]) == total:
+            return m
+    if partner_holds:
+        return None
+    owner_cards = sum(hands[owner])
+    plain = [m for m in options if m[0] not in ("bomb", "rocket")]
+    if plain:
+        best = min(plain, key=lambda m: (m[1], sum(m[3])))
+        if best[1] >= CONTROL and owner_cards > 6 and total > 4 and rng.random() < 0.6:
+            return None
+        return best
+    if owner_cards <= 4 or total <= 5:
+        return min(options, key=lambda m: (m[0] == "rocket", m[1]))
+    return None
+
+
+def _greedy_lead(hand):
+    low = next(r for r in range(NRANKS) if hand[r])
+    if low <= 7:
+        # the longest chain from the lowest card
+        length = 0
+        while low + length <= 11 and hand[low + length]:
+            length += 1
+        if length >= 5:
+            return ("chain", low, length, tuple(range(low, low + length)))
+    n = hand[low]
+    if n == 4 and sum(hand) > 4:
+        n = 1  # keep the bomb: play something else first
+        rest = [r for r in range(NRANKS) if hand[r] and r != low]
+        r = rest[0]
+        k = min(hand[r], 2 if hand[r] < 4 else 1)
+        return ("solo" if k == 1 else "pair", r, 1, (r,) * k)
+    if n == 3:
+        for k in range(NRANKS):
+            if k != low and hand[k] == 1 and k < CONTROL:
+                return ("trio_solo", low, 1, tuple(sorted((low, low, low, k))))
+        for k in range(TWO + 1):
+            if k != low and hand[k] == 2 and k < CONTROL:
+                return ("trio_pair", low, 1, tuple(sorted((low, low, low, k, k))))
+        return ("trio", low, 1, (low,) * 3)
+    if n == 2 and low < BJ:
+        return ("pair", low, 1, (low, low))
+    return ("solo", low, 1, (low,))
+
+
+BOTS = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+
+__all__ = ["BOTS", "EasyBot", "HardBot", "NormalBot", "hint"]
