@@ -179,10 +179,12 @@ def hint(observation: dict, legal_actions: list[Action]) -> Action:
 class HardBot:
     """Determinized look-ahead: for each of ``samples`` deals of the unseen cards, every
     candidate is played out to the end of the round; the best mean score wins. The budget
-    is counted in samples and playouts, never in time, so a seed fixes the move."""
+    is counted in samples and playouts, never in time, so a seed fixes the move:
+    ``samples`` deals × at most ``candidates`` + 1 playouts per decision (``budget``, as
+    ``botmatch --budget`` passes it, is another name for ``samples``)."""
 
-    def __init__(self, samples: int = 12, candidates: int = 6):
-        self.samples = samples
+    def __init__(self, samples: int = 24, candidates: int = 6, budget: int | None = None):
+        self.samples = budget if budget is not None else samples
         self.candidates = candidates
 
     def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:

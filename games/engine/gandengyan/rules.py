@@ -59,28 +59,40 @@ def legal_plays(state: State, seat: int) -> list[Play]:
 def cards_for(hand: list[str], play: Play) -> list[str]:
     """One concrete selection for a play: the first cards of each rank in the (sorted) hand,
     the small joker before the big one."""
-    _, used, jokers = play
-    want = dict(used)
-    out: list[str] = []
+    return _selector(hand)(play)
+
+
+def _selector(hand: list[str]):
+    by_rank: list[list[str]] = [[] for _ in range(13)]
+    jokers = [c for c in hand if c in JOKERS]
     for card in hand:
-        if card in JOKERS:
-            if jokers:
-                out.append(card)
-                jokers -= 1
-        else:
-            r = INDEX[card[0]]
-            if want.get(r):
-                out.append(card)
-                want[r] -= 1
-    return out
+        if card not in JOKERS:
+            by_rank[INDEX[card[0]]].append(card)
+
+    def select(play: Play) -> list[str]:
+        out: list[str] = []
+        for r, n in play[1]:
+            out.extend(by_rank[r][:n])
+        out.extend(jokers[: play[2]])
+        return out
+
+    return select
+
+
+def combo_dict(combo: Combo) -> dict[str, Any]:
+    # Built by hand: dataclasses.asdict costs more than the whole move generation.
+    return {"kind": combo.kind, "low": combo.low, "high": combo.high, "count": combo.count}
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    hand = state.hands[seat]
-    out = [
-        {"type": "play", "cards": cards_for(hand, play), "combo": play[0].to_dict()}
-        for play in legal_plays(state, seat)
-    ]
+    select = _selector(state.hands[seat])
+    dicts: dict[Combo, dict[str, Any]] = {}
+    out = []
+    for play in legal_plays(state, seat):
+        combo = play[0]
+        if combo not in dicts:
+            dicts[combo] = combo_dict(combo)
+        out.append({"type": "play", "cards": select(play), "combo": dict(dicts[combo])})
     if state.turn == seat and state.table is not None:
         out.append({"type": "pass"})
     return out
