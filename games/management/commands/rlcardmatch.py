@@ -1,0 +1,49 @@
+"""``manage.py rlcardmatch``: our Dou Dizhu bots against RLCard's rule agent (rlcard_match.py)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = (
+        "Play our Dou Dizhu bot against RLCard's doudizhu-rule-v1 on the same deals with roles "
+        "swapped (landlord fixed, no bidding); print win rate and points per deal per role."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--level", default="normal", help="easy, normal or hard")
+        parser.add_argument("--deals", type=int, default=200)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+        parser.add_argument("--results", default=None, help="JSON-lines file: append, resume")
+        parser.add_argument("--budget", type=int, default=None, help="search budget of hard")
+        parser.add_argument("--quiet", action="store_true")
+
+    def handle(self, *args, **opts):
+        try:
+            import rlcard  # noqa: F401
+        except ImportError:
+            raise CommandError("RLCard is not installed: pip install -e '.[bench]'") from None
+        from games.bench import rlcard_match
+
+        options = {}
+        if opts["budget"] is not None and opts["level"] == "hard":
+            options["budget"] = opts["budget"]
+        step = max(1, opts["deals"] // 20)
+
+        def progress(done, total):
+            if not opts["quiet"] and (done % step == 0 or done == total):
+                self.stderr.write(f"  {done}/{total} deals")
+
+        records = rlcard_match.run(
+            opts["level"],
+            opts["deals"],
+            seed=opts["seed"],
+            options=options,
+            jobs=opts["jobs"],
+            results=opts["results"],
+            progress=progress,
+        )
+        summary = rlcard_match.summarize(records)
+        self.stdout.write(rlcard_match.format_summary(opts["level"], summary))
