@@ -309,3 +309,47 @@ def test_two_seats_everyone_drawing_grows_big_hands_quickly_enough():
     legal = GAME.legal_actions(state, 0)
     assert time.perf_counter() - start < 0.5
     assert len(legal) > 100
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_apply_takes_any_concrete_selection_and_asks_only_when_ambiguous(seats):
+    rng = random.Random(11 * seats)
+    for seed in range(4):
+        state = GAME.new_match(seed=seed, seats=seats)
+        while not GAME.hand_over(state):
+            (seat,) = GAME.to_move(state)
+            legal = GAME.legal_actions(state, seat)
+            plays = [a for a in legal if a["type"] == "play"]
+            by_shape = {}
+            for a in plays:
+                by_shape.setdefault(shape(a["cards"]), []).append(a["combo"])
+            for a in rng.sample(plays, min(5, len(plays))):
+                # The same shape from other suits, and the other joker.
+                hand = list(state.hands[seat])
+                rng.shuffle(hand)
+                other = []
+                for symbol in shape(a["cards"]):
+                    card = next(
+                        c
+                        for c in hand
+                        if c not in other and ("*" if c in JOKERS else c[0]) == symbol
+                    )
+                    other.append(card)
+                after = GAME.apply(
+                    state, seat, {"type": "play", "cards": other, "combo": a["combo"]}
+                )
+                assert Combo.from_dict(
+                    after.log[-1 if after.log[-1]["type"] == "play" else -2]["combo"]
+                ) == Combo.from_dict(a["combo"])
+                combos = by_shape[shape(other)]
+                bare = {"type": "play", "cards": other}
+                if len(combos) == 1:
+                    GAME.apply(state, seat, bare)
+                else:
+                    with pytest.raises(IllegalAction) as exc:
+                        GAME.apply(state, seat, bare)
+                    assert exc.value.code == "ambiguous"
+                    assert sorted(map(json.dumps, exc.value.params["readings"])) == sorted(
+                        map(json.dumps, combos)
+                    )
+            state = GAME.apply(state, seat, rng.choice(legal))
