@@ -18,7 +18,7 @@ from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_s
 SEATS = 4
 POINTS = {**HEART_VALUES, PIG: -100, "JD": 100}
 DISCARD_ORDER = ("QS", "AH", "KH", "QH", "AS", "KS", "JH", "TH")
-DEFAULT_SAMPLES = 30
+DEFAULT_SAMPLES = 80
 
 
 def sample_hands(view: View, known: list[list[str]], rng: random.Random) -> list[list[str]] | None:
@@ -73,38 +73,44 @@ def _legal(hand: list[str], trick: list[str], restricted: set[str], led: set[str
 
 
 def _policy(hand: list[str], legal: list[str], trick: list[str], rng: random.Random) -> str:
-    """A quick, sensible card: duck under the winner, shed danger when void, lead low."""
+    """A quick, sensible card: duck under the winner, shed danger when void, lead low, keep
+    the goat and the transformer out of other seats' tricks."""
     if len(legal) == 1:
         return legal[0]
     if not trick:
         low = sorted(legal, key=RANK.__getitem__)[:3]
-        safe = [c for c in low if c not in ("QS", "JD", "TC")] or low
+        safe = [c for c in low if c not in _SPECIAL] or low
         return safe[rng.randrange(len(safe))]
     suit = trick[0][1]
     if legal[0][1] != suit:
         for c in DISCARD_ORDER:
             if c in legal:
                 return c
-        return max(legal, key=RANK.__getitem__)
+        plain = [c for c in legal if c not in _KEEP]
+        return max(plain or legal, key=RANK.__getitem__)
     win = max(RANK[c] for c in trick if c[1] == suit)
     under = [c for c in legal if RANK[c] < win]
     if len(trick) == 3:
         over = [c for c in legal if RANK[c] > win]
         pts = sum(POINTS.get(c, 0) for c in trick)
         if over and pts >= 0:
-            best = max(over, key=RANK.__getitem__)
-            if best == "QS" and len(over) > 1:
-                best = sorted(over, key=RANK.__getitem__)[-2]
-            if best != "QS":
-                return best
+            plain = [c for c in over if c != "QS"]
+            if plain:
+                return max(plain, key=RANK.__getitem__)
         if under:
-            return max(under, key=RANK.__getitem__)
+            plain = [c for c in under if c not in _KEEP]
+            return max(plain or under, key=RANK.__getitem__)
         plain = [c for c in over if c != "QS"]
         return max(plain, key=RANK.__getitem__) if plain else over[0]
     if under:
-        return max(under, key=RANK.__getitem__)
-    plain = [c for c in legal if c != "QS"]
+        plain = [c for c in under if c not in _KEEP]
+        return max(plain or under, key=RANK.__getitem__)
+    plain = [c for c in legal if c not in _SPECIAL]
     return min(plain or legal, key=RANK.__getitem__)
+
+
+_SPECIAL = ("QS", "JD", "TC")
+_KEEP = ("JD", "TC")  # cards one would rather not hand to the winner of someone else's trick
 
 
 def playout(
@@ -208,6 +214,7 @@ class HardBot:
             deal = sample_hands(view, known, rng)
             if deal is None:
                 continue
+            playout_seed = rng.getrandbits(64)
             for c in options:
                 hands = [list(h) for h in deal]
                 hands[me].remove(c)
@@ -223,7 +230,7 @@ class HardBot:
                     restricted,
                     set(led),
                     exposed,
-                    rng,
+                    random.Random(playout_seed),
                 )
                 totals[c] += scores[me] - (sum(scores) - scores[me]) / 3
         choice = max(options, key=lambda c: (totals[c], -RANK[c]))

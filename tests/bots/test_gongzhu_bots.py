@@ -45,7 +45,7 @@ def test_every_level_always_plays_legally():
         ["normal", "normal", "normal", "normal"],
         ["random", "easy", "normal", "easy"],
     ]
-    for i in range(150):
+    for i in range(300):
         play_hand(i, make_bots(lineups[i % 3]), random.Random(i))
 
 
