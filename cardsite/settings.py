@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "cardsite.accounts",
+    "cardsite.rules",
     "games",
 ]
 

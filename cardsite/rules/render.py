@@ -1,0 +1,331 @@
+"""Markdown written in the admin, turned into HTML that is safe to show to players.
+
+The order matters: Markdown first, then nh3 removes everything not on the allowlist
+(scripts, event attributes, ``javascript:`` links, raw HTML of any kind). Only after that
+do card codes and worked examples become HTML, built here from escaped values, so nothing
+an editor types can add markup of its own.
+
+Card codes are the engine's two-character codes in brackets: ``[QS]``, ``[TC]``, ``[BJ]``.
+A worked example is a block::
+
+    ::: example gongzhu taken="QS AH 5H" exposed="" score="-160"
+    The pig, the heart ace and the heart five: −100 − 50 − 10.
+    :::
+
+Its attributes land on the figure as ``data-*`` attributes, so tests can recompute every
+example with the game's engine (``tests/rules/test_examples.py``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import uuid
+from dataclasses import dataclass, field
+
+import markdown
+import nh3
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+CARD_RE = re.compile(r"\[([2-9TJQKA][SHDC]|BJ|RJ)\]")
+# Cards written next to each other ("[6S] [6H] [6D]") form one play: keep it on one line.
+CARD_RUN_RE = re.compile(
+    r"\[(?:[2-9TJQKA][SHDC]|BJ|RJ)\](?:[ \t\u00a0]*\[(?:[2-9TJQKA][SHDC]|BJ|RJ)\])*"
+)
+NOWRAP_RUN = 6
+EXAMPLE_RE = re.compile(
+    r"^:::[ \t]*example[ \t]+(?P<game>\w+)(?P<attrs>[^\n]*)\n(?P<text>.*?)^:::[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+ATTR_RE = re.compile(r'([\w-]+)\s*=\s*"([^"]*)"')
+CODE_RE = re.compile(r"^([2-9TJQKA][SHDC]|BJ|RJ)$")
+
+BLOCK_TAGS = {
+    "p", "br", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", "a", "code", "pre",
+    "blockquote", "table", "thead", "tbody", "tr", "th", "td", "hr", "kbd", "abbr",
+}  # fmt: skip
+INLINE_TAGS = {"strong", "em", "a", "code", "kbd", "br"}
+ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "h2": {"id"}, "h3": {"id"}}
+URL_SCHEMES = {"http", "https", "mailto"}
+
+SUITS = {"S": ("♠", "black"), "C": ("♣", "black"), "H": ("♥", "red"), "D": ("♦", "red")}
+
+
+def _rank_name(rank: str) -> str:
+    names = {"T": "10", "J": _("Jack"), "Q": _("Queen"), "K": _("King"), "A": _("Ace")}
+    return names.get(rank, rank)
+
+
+def _suit_name(suit: str) -> str:
+    return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
+
+
+def card_label(code: str) -> str:
+    """The card's name in the active language, as a screen reader says it."""
+    if code == "BJ":
+        return _("black joker")
+    if code == "RJ":
+        return _("red joker")
+    return _("%(rank)s of %(suit)s") % {"rank": _rank_name(code[0]), "suit": _suit_name(code[1])}
+
+
+def card_html(code: str) -> SafeString:
+    """A small inline card: rank and suit in the suit's colour, named for screen readers."""
+    if code in ("BJ", "RJ"):
+        colour = "black" if code == "BJ" else "red"
+        return format_html(
+            '<span class="pc pc--{} pc--joker" data-card="{}" role="img" aria-label="{}">'
+            '<span class="pc__rank">★</span><span class="pc__suit">{}</span></span>',
+            colour,
+            code,
+            card_label(code),
+            _("Joker"),
+        )
+    symbol, colour = SUITS[code[1]]
+    return format_html(
+        '<span class="pc pc--{}" data-card="{}" role="img" aria-label="{}">'
+        '<span class="pc__rank">{}</span><span class="pc__suit">{}</span></span>',
+        colour,
+        code,
+        card_label(code),
+        "10" if code[0] == "T" else code[0],
+        symbol,
+    )
+
+
+def cards_html(codes: list[str]) -> SafeString:
+    return format_html_join("", "{}", ((card_html(c),) for c in codes))
+
+
+def _replace_cards(fragment: str) -> str:
+    """Card codes in text become cards; tags, attributes and code spans stay as they are."""
+    out = []
+    in_code = 0
+    for part in re.split(r"(<[^>]*>)", fragment):
+        if part.startswith("<"):
+            tag = re.match(r"</?(\w+)", part)
+            if tag and tag.group(1) in ("code", "pre"):
+                in_code += -1 if part.startswith("</") else 1
+            out.append(part)
+        elif in_code:
+            out.append(part)
+        else:
+            out.append(CARD_RUN_RE.sub(_run_html, part))
+    return "".join(out)
+
+
+def _run_html(match: re.Match) -> str:
+    codes = CARD_RE.findall(match.group(0))
+    if len(codes) == 1:
+        return card_html(codes[0])
+    css = "pc-run pc-run--nowrap" if len(codes) <= NOWRAP_RUN else "pc-run"
+    return format_html('<span class="{}">{}</span>', css, cards_html(codes))
+
+
+def sanitize(html_text: str, tags: set[str] = BLOCK_TAGS) -> str:
+    return nh3.clean(
+        html_text,
+        tags=tags,
+        attributes={k: v for k, v in ATTRIBUTES.items() if k in tags},
+        url_schemes=URL_SCHEMES,
+        link_rel="noopener noreferrer",
+    )
+
+
+def _markdown(text: str, toc: bool = False) -> tuple[str, list[dict]]:
+    extensions = ["tables", "sane_lists"]
+    if toc:
+        extensions.append("toc")
+    md = markdown.Markdown(extensions=extensions, output_format="html")
+    converted = md.convert(text)
+    return converted, (getattr(md, "toc_tokens", []) if toc else [])
+
+
+def render_inline(text: str) -> SafeString:
+    """One line of Markdown (a key point, a caption) without the surrounding paragraph."""
+    converted, _toc = _markdown(text)
+    converted = re.sub(r"^<p>|</p>$", "", converted.strip())
+    return mark_safe(_replace_cards(sanitize(converted, INLINE_TAGS)))
+
+
+@dataclass
+class Rendered:
+    html: SafeString
+    toc: list[tuple[str, SafeString]] = field(default_factory=list)
+    examples: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def render(text: str, toc: bool = False) -> Rendered:
+    """A page body or an FAQ answer: Markdown, sanitized, with cards and worked examples."""
+    nonce = uuid.uuid4().hex
+    blocks: list[str] = []
+    errors: list[str] = []
+
+    def stash(match: re.Match) -> str:
+        try:
+            blocks.append(example_html(match.group("game"), match.group("attrs"), match["text"]))
+        except ValueError as exc:
+            errors.append(str(exc))
+            blocks.append(format_html('<p class="example-error">{}</p>', str(exc)))
+        return f"\n\nRULESEXAMPLE{nonce}X{len(blocks) - 1}\n\n"
+
+    source = EXAMPLE_RE.sub(stash, text.replace("\r\n", "\n"))
+    converted, tokens = _markdown(source, toc=toc)
+    safe = _replace_cards(sanitize(converted))
+
+    def unstash(match: re.Match) -> str:
+        return blocks[int(match.group(1))]
+
+    safe = re.sub(rf"(?:<p>)?RULESEXAMPLE{nonce}X(\d+)(?:</p>)?", unstash, safe)
+    entries = [
+        (t["id"], mark_safe(nh3.clean(html.unescape(t["name"]), tags=set())))
+        for t in tokens
+        if t.get("level") == 2
+    ]
+    return Rendered(mark_safe(safe), entries, len(blocks), errors)
+
+
+# Worked examples ------------------------------------------------------------------------
+
+
+def _cards(value: str, what: str) -> list[str]:
+    codes = value.split()
+    bad = [c for c in codes if not CODE_RE.match(c)]
+    if bad:
+        raise ValueError(
+            _("Unknown card code in %(what)s: %(codes)s") % {"what": what, "codes": " ".join(bad)}
+        )
+    return codes
+
+
+def _int(attrs: dict, key: str) -> int:
+    try:
+        return int(attrs[key])
+    except (KeyError, ValueError):
+        raise ValueError(
+            _("The example needs a whole number for %(key)s.") % {"key": key}
+        ) from None
+
+
+def _yes(value: str) -> bool:
+    return value.strip().lower() in ("1", "yes", "true", "ja")
+
+
+def signed(value: int) -> str:
+    """+200, −160: the way the score sheets print numbers (a real minus sign)."""
+    if value > 0:
+        return f"+{value}"
+    return f"−{-value}" if value < 0 else "0"
+
+
+def example_html(game: str, attr_text: str, text: str) -> SafeString:
+    attrs = dict(ATTR_RE.findall(attr_text))
+    caption = render_inline(" ".join(text.split())) if text.strip() else ""
+    if game == "gongzhu":
+        taken = _cards(attrs.get("taken", ""), "taken")
+        exposed = _cards(attrs.get("exposed", ""), "exposed")
+        score = _int(attrs, "score")
+        data = {"taken": " ".join(taken), "exposed": " ".join(exposed), "score": score}
+        rows = [(_("Taken"), cards_html(taken))]
+        if exposed:
+            rows.append((_("Exposed"), cards_html(exposed)))
+        body = _rows(rows)
+        result = format_html("{} <strong>{}</strong>", _("Hand score:"), signed(score))
+    elif game == "gandengyan":
+        hands = [_cards(h, "hands") for h in attrs.get("hands", "").split("|")]
+        played = [_yes(p) for p in attrs.get("played", "").split()]
+        scores = [int(s) for s in attrs.get("scores", "").split()]
+        winner, bombs = _int(attrs, "winner"), _int(attrs, "bombs")
+        if not (len(hands) == len(played) == len(scores)) or not 0 <= winner < len(hands):
+            raise ValueError(_("The example needs hands, played and scores for every seat."))
+        data = {
+            "winner": winner,
+            "bombs": bombs,
+            "hands": "|".join(" ".join(h) for h in hands),
+            "played": " ".join("1" if p else "0" for p in played),
+            "scores": " ".join(str(s) for s in scores),
+        }
+        body = format_html(
+            '<p class="example__meta">{}</p><table class="example__seats"><thead><tr>'
+            "<th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
+            ngettext("%(n)d bomb played this round", "%(n)d bombs played this round", bombs)
+            % {"n": bombs},
+            _("Seat"),
+            _("Cards left"),
+            _("Score"),
+            format_html_join(
+                "",
+                '<tr{}><th scope="row">{}</th><td>{}</td><td class="num">{}</td></tr>',
+                (
+                    (
+                        mark_safe(' class="is-winner"') if seat == winner else "",
+                        _seat_label(seat, winner, played[seat]),
+                        cards_html(hand) if hand else "–",
+                        signed(score),
+                    )
+                    for seat, (hand, score) in enumerate(zip(hands, scores, strict=True))
+                ),
+            ),
+        )
+        result = ""
+    elif game == "doudizhu":
+        groups = [_cards(g, "bombs") for g in attrs.get("cards", "").split("|") if g.strip()]
+        bid, bombs, stake = _int(attrs, "bid"), _int(attrs, "bombs"), _int(attrs, "stake")
+        spring, anti = _yes(attrs.get("spring", "")), _yes(attrs.get("anti-spring", ""))
+        data = {
+            "bid": bid,
+            "bombs": bombs,
+            "spring": int(spring),
+            "anti-spring": int(anti),
+            "stake": stake,
+            "cards": "|".join(" ".join(g) for g in groups),
+        }
+        chips = [_("Bid %(bid)d") % {"bid": bid}]
+        chips.append(ngettext("%(n)d bomb", "%(n)d bombs", bombs) % {"n": bombs})
+        if spring:
+            chips.append(_("spring"))
+        if anti:
+            chips.append(_("anti-spring"))
+        body = format_html(
+            '<p class="example__meta">{}</p>{}',
+            " · ".join(chips),
+            format_html_join(
+                "", '<span class="example__group">{}</span>', ((cards_html(g),) for g in groups)
+            )
+            if groups
+            else "",
+        )
+        result = format_html("{} <strong>{}</strong>", _("Stake per peasant:"), stake)
+    else:
+        raise ValueError(_("Unknown game in example: %(game)s") % {"game": game})
+
+    return format_html(
+        '<figure class="example" data-game="{}" {}><div class="example__label">{}</div>'
+        "{}<figcaption>{}</figcaption>{}</figure>",
+        game,
+        format_html_join(" ", 'data-{}="{}"', data.items()),
+        _("Worked example"),
+        body,
+        caption,
+        format_html('<p class="example__result">{}</p>', result) if result else "",
+    )
+
+
+def _rows(rows) -> SafeString:
+    return format_html_join(
+        "",
+        '<p class="example__row"><span class="example__key">{}</span> <span class="example__cards">{}</span></p>',
+        rows,
+    )
+
+
+def _seat_label(seat: int, winner: int, played: bool) -> SafeString:
+    label = _("Seat %(n)d") % {"n": seat}
+    note = _("out first") if seat == winner else ("" if played else _("never played"))
+    if not note:
+        return format_html("{}", label)
+    return format_html('{}<small class="example__note">{}</small>', label, note)
