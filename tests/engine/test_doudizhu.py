@@ -462,3 +462,22 @@ def test_fixed_landlord_entry_point_skips_bidding():
     assert st.landlord == 2 and st.bid == 2 and len(st.hands[2]) == 20
     assert game.to_move(st) == [2]
     assert st.hands[0] == state.deal(4, 0)[0][0]
+
+
+def test_the_rule_texts_trio_example_only_a_higher_trio_a_bomb_or_the_rocket():
+    # "7-7-7 kann nur von einem höheren Trio (8-8-8 oder höher), einer Bombe oder der Rakete
+    # übertroffen werden"
+    st = table(["7S 7H 7D 3C", "8S 8H 8D 6S 6H 6D 6C 8C", "BJ RJ 9S 9H 9D TC TD"], landlord=0)
+    st = play(st, 0, "7S 7H 7D")
+    kinds_now = {(a["combo"]["kind"], a["combo"]["low"]) for a in game.legal_actions(st, 1)[:-1]}
+    assert kinds_now == {("trio", "8"), ("bomb", "6"), ("bomb", "8")}
+    st = game.apply(st, 1, PASS)
+    kinds_now = {(a["combo"]["kind"], a["combo"]["low"]) for a in game.legal_actions(st, 2)[:-1]}
+    assert kinds_now == {("trio", "9"), ("rocket", None)}
+
+
+def test_hand_result_is_a_copy():
+    st = table(["3S", "5S", "6S"], landlord=0)
+    st = play(st, 0, "3S")
+    game.hand_result(st)["scores"][0] = 99
+    assert game.hand_result(st)["scores"] == [4, -2, -2]  # a spring

@@ -5,6 +5,8 @@ once the landlord is known, and never before).
 
 from __future__ import annotations
 
+import copy
+
 from games.engine.doudizhu import rules
 from games.engine.doudizhu.combos import RANK_NAMES, rank_index, to_combo
 from games.engine.doudizhu.scoring import stake
@@ -30,7 +32,8 @@ def public_view(state: State) -> dict:
         "hands_in_match": state.hands_in_match,
         "dealer": state.dealer,
         "redeals": state.redeals,
-        "last_deal_thrown_in": state.redeals > 0 and not state.bids and state.landlord is None,
+        # all three passed on the deal before this one of the same hand
+        "last_deal_thrown_in": state.redeals > 0,
         "bids": [{"seat": s, "value": v} for s, v in state.bids],
         "bid": state.bid,
         "high_bidder": high_bidder,
@@ -59,7 +62,7 @@ def public_view(state: State) -> dict:
         "totals": list(state.totals),
         "hand_over": state.phase == "over",
         "match_over": rules.match_over(state),
-        "result": state.result,
+        "result": copy.deepcopy(state.result),
     }
 
 

@@ -4,6 +4,8 @@ leading and following, passes, the end of the hand and of the match).
 
 from __future__ import annotations
 
+import copy
+
 from games.engine.base import IllegalAction
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
@@ -16,7 +18,6 @@ from games.engine.doudizhu.combos import (
     follows,
     leads,
     move_key,
-    rank_index,
     read_counts,
     to_combo,
 )
@@ -109,19 +110,6 @@ def moves(state: State) -> list:
     return follows(counts, move_key(state.table[2]))
 
 
-def cards_for(hand, ranks) -> list[str]:
-    """Concrete cards of ``hand`` for a move's ranks (lowest suits first)."""
-    by_rank: dict[int, list[str]] = {}
-    for card in hand:
-        by_rank.setdefault(rank_index(card), []).append(card)
-    out, prev, i = [], -1, 0
-    for r in ranks:
-        i = i + 1 if r == prev else 0
-        prev = r
-        out.append(by_rank[r][i])
-    return out
-
-
 _SAME_RANK = frozenset(("solo", "pair", "trio", "bomb"))
 _RUNS = {"chain": 1, "pair_chain": 2, "airplane": 3}
 
@@ -196,7 +184,7 @@ def match_over(state: State) -> bool:
 def hand_result(state: State) -> dict:
     if state.phase != "over":
         raise IllegalAction("hand_not_over")
-    return state.result
+    return copy.deepcopy(state.result)
 
 
 def totals(state: State) -> list[int]:
