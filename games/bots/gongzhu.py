@@ -41,6 +41,22 @@ class View:
         self.hand_sizes = list(obs.get("hand_sizes") or [13] * 4)
         self.threat = obs.get("all_hearts_threat")
         self.led = {t["plays"][0]["card"][1] for t in obs.get("tricks") or ()}
+        self._exposure_voids(obs)
+
+    def _exposure_voids(self, obs: dict) -> None:
+        """An exposed card in the first trick of its suit was its holder's last of that suit."""
+        tricks = [t["plays"] for t in obs.get("tricks") or ()]
+        if self.plays:
+            tricks.append([{"seat": s, "card": c} for s, c in self.plays])
+        seen_suits = set()
+        for plays in tricks:
+            suit = plays[0]["card"][1]
+            if suit in seen_suits:
+                continue
+            seen_suits.add(suit)
+            for p in plays:
+                if p["card"][1] == suit and p["card"] in self.exposed_by[p["seat"]]:
+                    self.voids[p["seat"]].add(suit)
 
     def outstanding(self, suit: str) -> list[str]:
         return [c for c in self.unseen if c[1] == suit]

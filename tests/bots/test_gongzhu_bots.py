@@ -174,3 +174,15 @@ def test_normal_stops_a_run_at_all_hearts():
     state = _position(hands, trick=["8H"], leader=2, taken=taken)
     assert game.observation(state, 3)["all_hearts_threat"] == 2
     assert normal_card(state) == "9H"
+
+
+def test_hard_infers_a_void_from_an_exposed_card_in_the_first_trick_of_its_suit():
+    from games.bots.gongzhu import View
+
+    hands = [["4S", "5C"], ["QS", "2C"], ["7S", "8C"], ["8S", "TD"]]
+    state = _position(hands, exposed=[[], ["QS"], [], []])
+    state = game.apply(state, 0, {"type": "play", "card": "4S"})
+    state = game.apply(state, 1, {"type": "play", "card": "QS"})
+    view = View(game.observation(state, 2))
+    assert "S" in view.voids[1]
+    assert game.observation(state, 2)["voids"][1] == []  # the engine reports shown voids only
