@@ -20,7 +20,15 @@ class LocalizedConsumerMixin:
     """Renders in the language named by the socket's URL (``/ws/<lang>/…``)."""
 
     def language(self) -> str:
-        return self.scope["url_route"]["kwargs"].get("lang", "en")
+        lang = self.scope["url_route"]["kwargs"].get("lang")
+        if lang:
+            return lang
+        # The bare form (/ws/tables/<code>/) may name it in the query string: ?lang=de.
+        from urllib.parse import parse_qs
+
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        lang = (query.get("lang") or ["en"])[0]
+        return lang if lang in ("de", "en") else "en"
 
     def render(self, template: str, context: dict | None = None) -> str:
         with translation.override(self.language()):

@@ -1,9 +1,11 @@
 from django.urls import re_path
 
 from cardsite import consumers
+from games.routing import websocket_urlpatterns as game_patterns
 
 # The socket's path carries the page's language prefix: LocaleMiddleware does not run for
 # WebSockets, so the consumer activates the language from the URL.
 websocket_urlpatterns = [
     re_path(r"^ws/(?P<lang>de|en)/lobby/$", consumers.LobbyConsumer.as_asgi()),
+    *game_patterns,
 ]

@@ -48,7 +48,24 @@ GAMES = [
 
 
 def lobby(request):
-    return render(request, "lobby.html", {"games": GAMES})
+    from games.gameplay import SPECS
+    from games.models import LEVEL_CHOICES, Table
+
+    running = {}
+    if request.user.is_authenticated:
+        for table in Table.objects.filter(
+            seats__user=request.user, status=Table.Status.ACTIVE
+        ).order_by("-updated_at"):
+            running.setdefault(table.game, table)
+    cards = [
+        {
+            **g,
+            "playable": g["slug"] in SPECS and SPECS[g["slug"]].playable,
+            "running": running.get(g["slug"]),
+        }
+        for g in GAMES
+    ]
+    return render(request, "lobby.html", {"games": cards, "levels": LEVEL_CHOICES})
 
 
 def error_404(request, exception=None):

@@ -47,14 +47,23 @@ def _safe_next(request, fallback: str) -> str:
 
 
 def signup(request):
-    if request.user.is_authenticated:
+    if request.user.is_authenticated and not profile_for(request.user).is_guest:
         return redirect("lobby")
-    form = SignupForm(request.POST or None)
+    # A guest who signs up keeps the same account, so their matches and history stay theirs.
+    guest = (
+        request.user
+        if request.user.is_authenticated and profile_for(request.user).is_guest
+        else None
+    )
+    form = SignupForm(
+        request.POST or None, instance=guest, initial={"username": ""} if guest else None
+    )
     if request.method == "POST" and form.is_valid():
         user = form.save()
         profile = profile_for(user)
         profile.language = translation.get_language()
-        profile.save(update_fields=["language"])
+        profile.is_guest = False
+        profile.save(update_fields=["language", "is_guest"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.get_username()}

@@ -1,0 +1,159 @@
+"""The bot driver: one per server process, on its event loop.
+
+A table records when its next bot move is due. The driver wakes for it (scheduled after the
+commit that made it due, or found by a sweep of the database, which covers restarts and
+moves made due by another process), claims the move, lets the bot think off the event loop
+(Hard in a process pool: its search is CPU-bound; the others in a thread, never the one that
+serves database calls), then applies it through the services, which check the version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 1.0
+
+
+class Driver:
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.running: set[str] = set()
+        self.again: set[str] = set()
+        self.sweeper: asyncio.Task | None = None
+        self.pool: ProcessPoolExecutor | None = None
+        self.lock = threading.Lock()
+
+    # -- starting and scheduling (thread-safe)
+
+    def ensure_started(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop or self.sweeper is None or self.sweeper.done():
+            self.loop = loop
+            self.running.clear()
+            self.sweeper = loop.create_task(self._sweep(), context=contextvars.Context())
+
+    def schedule(self, code: str, due: datetime) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # no driver in this process: the sweep of a serving process will find it
+        delay = max(0.0, (due - timezone.now()).total_seconds())
+
+        # Callbacks run in a fresh context: one copied from a thread inside sync_to_async
+        # would make the driver's own database calls think they are nested in it.
+        def arm():
+            loop.call_later(delay, self.kick, code, context=contextvars.Context())
+
+        try:
+            if _in_loop(loop):
+                arm()
+            else:
+                loop.call_soon_threadsafe(arm, context=contextvars.Context())
+        except RuntimeError:
+            pass  # the loop closed meanwhile
+
+    def kick(self, code: str) -> None:
+        """Advance a table now if a bot move is due (on the loop's thread)."""
+        if code in self.running:
+            self.again.add(code)
+            return
+        self.running.add(code)
+        asyncio.get_running_loop().create_task(self._advance(code), context=contextvars.Context())
+
+    # -- work
+
+    async def _advance(self, code: str) -> None:
+        from games import services
+
+        try:
+            while True:
+                self.again.discard(code)
+                task = await database_sync_to_async(services.claim_bot_move)(code)
+                if task is None:
+                    if code in self.again:
+                        continue
+                    return
+                action = await self._think(task)
+                table = await database_sync_to_async(services.apply_bot_move)(task, action)
+                if table is None or table.bot_due_at is None:
+                    return
+                if table.bot_due_at > timezone.now():
+                    return  # paced: the on-commit schedule wakes us when it is due
+        except Exception:  # noqa: BLE001 - a failed move is retried by the sweep
+            log.exception("bot move on table %s failed", code)
+        finally:
+            self.running.discard(code)
+
+    async def _think(self, task):
+        from games import services
+
+        loop = asyncio.get_running_loop()
+        if task.level == "hard":
+            return await loop.run_in_executor(self._pool(), services.choose_bot_action, task)
+        return await asyncio.to_thread(services.choose_bot_action, task)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self.lock:
+            if self.pool is None:
+                import multiprocessing
+
+                self.pool = ProcessPoolExecutor(
+                    max_workers=max(1, os.cpu_count() or 1),
+                    mp_context=multiprocessing.get_context("spawn"),
+                )
+            return self.pool
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                for code in await database_sync_to_async(_due_tables)():
+                    self.kick(code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001
+                log.exception("bot sweep failed")
+            await asyncio.sleep(SWEEP_SECONDS)
+
+
+def _due_tables(limit: int = 100) -> list[str]:
+    from games.models import Table
+
+    now = timezone.now()
+    return [
+        str(code)
+        for code in Table.objects.filter(status=Table.Status.ACTIVE, bot_due_at__lte=now)
+        .order_by("bot_due_at")
+        .values_list("code", flat=True)[:limit]
+    ]
+
+
+def _in_loop(loop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+_driver = Driver()
+
+
+def ensure_started() -> None:
+    _driver.ensure_started()
+
+
+def schedule(code: str, due: datetime) -> None:
+    _driver.schedule(code, due)
+
+
+def kick(code: str) -> None:
+    _driver.kick(code)

@@ -1,0 +1,70 @@
+"""Guest accounts: Play now without signing up.
+
+A guest is an ordinary user with an unusable password and ``profile.is_guest``; signing up
+later turns the same account into a registered one, so its matches and history stay.
+Creation is rate-limited per client address; unused guests are removed by
+``manage.py delete_stale_guests``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from cardsite.accounts.models import Profile
+
+
+class GuestLimit(Exception):
+    pass
+
+
+def _key(ip: str) -> str:
+    return f"guest-created:{ip}"
+
+
+def create_guest(ip: str, language: str):
+    limit = getattr(settings, "GUEST_LIMIT_PER_HOUR", 20)
+    key = _key(ip)
+    cache.add(key, 0, timeout=3600)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=3600)
+        count = 1
+    if count > limit:
+        raise GuestLimit
+    user_model = get_user_model()
+    with transaction.atomic():
+        while True:
+            name = f"guest-{secrets.token_hex(4)}"
+            if not user_model.objects.filter(username=name).exists():
+                break
+        user = user_model.objects.create_user(name)
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+        Profile.objects.create(user=user, is_guest=True, language=language)
+    return user
+
+
+def is_guest(user) -> bool:
+    if not user.is_authenticated:
+        return False
+    try:
+        return user.profile.is_guest
+    except Profile.DoesNotExist:
+        return False
+
+
+def stale_guests(days: int):
+    """Guests that have not been seen for ``days`` days."""
+    cutoff = timezone.now() - timedelta(days=days)
+    users = get_user_model().objects.filter(profile__is_guest=True)
+    return users.filter(last_login__lt=cutoff) | users.filter(
+        last_login__isnull=True, date_joined__lt=cutoff
+    )

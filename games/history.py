@@ -1,0 +1,188 @@
+"""The record of a match: the list of hands, the totals chart, and trick-by-trick replays.
+
+A replay is rebuilt from the seed and the action log. The stored deal and engine version
+check it: if the rules code has changed since, or the rebuilt deal differs, the page shows
+the record as logged instead of a wrong replay. Only finished hands are replayed; a hand in
+progress reveals nothing hidden.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games import presenters
+from games.gameplay import spec
+from games.models import Table
+
+CHART_W, CHART_H, PAD = 640, 260, 36
+SEAT_COLOURS = ("#0f5132", "#c81e3a", "#1d4ed8", "#b45309")
+
+
+def match_row(table: Table, user) -> dict:
+    names = presenters.seat_names(table)
+    seat = next((s.index for s in table.seats.all() if s.user_id == user.pk), 0)
+    hands = [h for h in table.hands.all() if h.ended_at]
+    totals = hands[-1].totals if hands else [0] * len(names)
+    if table.status == Table.Status.ACTIVE:
+        result = _("running")
+    elif table.status == Table.Status.RESIGNED:
+        result = _("resigned")
+    else:
+        top = max(totals)
+        result = _("won") if totals[seat] == top and totals.count(top) == 1 else _("lost")
+    return {
+        "table": table,
+        "opponents": [names[i]["name"] for i in sorted(names) if i != seat],
+        "hands": len(hands),
+        "total": totals[seat],
+        "result": result,
+        "running": table.status == Table.Status.ACTIVE,
+    }
+
+
+def chart(table: Table, names: dict) -> dict:
+    """An SVG line chart of each seat's cumulative total, hand by hand, with the −1000 line."""
+    hands = [h for h in table.hands.all() if h.ended_at]
+    seats = len(names)
+    series = [[0] * seats] + [h.totals for h in hands]
+    low = min(-1000, min(min(t) for t in series))
+    high = max(100, max(max(t) for t in series))
+    span_x = max(1, len(series) - 1)
+
+    def x(i):
+        return PAD + (CHART_W - 2 * PAD) * i / span_x
+
+    def y(v):
+        return PAD / 2 + (CHART_H - PAD) * (high - v) / (high - low)
+
+    lines = []
+    for s in range(seats):
+        points = " ".join(f"{x(i):.1f},{y(t[s]):.1f}" for i, t in enumerate(series))
+        lines.append(
+            {
+                "name": names[s]["name"],
+                "colour": SEAT_COLOURS[s % 4],
+                "points": points,
+                "last": series[-1][s],
+            }
+        )
+    ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(len(series))]
+    grid = []
+    step = 250 if high - low <= 2000 else 500
+    v = (low // step) * step
+    while v <= high:
+        if v >= low:
+            grid.append({"y": f"{y(v):.1f}", "label": v})
+        v += step
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "lines": lines,
+        "ticks": ticks,
+        "grid": grid,
+        "out_y": f"{y(-1000):.1f}",
+        "zero_y": f"{y(0):.1f}",
+        "left": PAD,
+        "right": CHART_W - PAD / 2,
+    }
+
+
+def match_context(table: Table, user) -> dict:
+    names = presenters.seat_names(table)
+    hands = list(table.hands.all())
+    return {
+        "table": table,
+        "names": [names[i]["name"] for i in sorted(names)],
+        "hands": hands,
+        "chart": chart(table, names),
+        "running": table.status == Table.Status.ACTIVE,
+        "seed": table.seed if table.status != Table.Status.ACTIVE else None,
+    }
+
+
+def replay_steps(table: Table, number: int):
+    """The hand rebuilt from seed and log: a list of (seat, action, public view) per move,
+    or None when the rebuilt deal or the engine version disagree with the record."""
+    gspec = spec(table.game)
+    game = gspec.engine
+    hands = {h.number: h for h in table.hands.all()}
+    hand = hands.get(number)
+    if hand is None or hand.engine_version != gspec.rules_version:
+        return None
+    state = game.new_match(seed=int(table.seed), seats=gspec.seats, options=table.options or None)
+    log = list(table.log.select_related("hand").order_by("seq"))
+    by_hand: dict[int, list] = {}
+    for entry in log:
+        by_hand.setdefault(entry.hand.number, []).append(entry)
+    for n in range(1, number + 1):
+        if n > 1:
+            state = game.next_hand(state)
+        if gspec.dealt_cards(state) != hands[n].deal:
+            return None
+        steps = []
+        for entry in by_hand.get(n, []):
+            state = game.apply(state, entry.seat, entry.action)
+            steps.append((entry.seat, entry.action, game.public_view(state)))
+        if n == number:
+            return steps
+    return None
+
+
+def replay_context(table: Table, number: int, user) -> dict | None:
+    hand = table.hands.filter(number=number).first()
+    if hand is None:
+        return None
+    names = presenters.seat_names(table)
+    context = {
+        "table": table,
+        "hand": hand,
+        "names": [names[i]["name"] for i in sorted(names)],
+        "finished": hand.ended_at is not None,
+        "deal": None,
+        "tricks": [],
+        "verified": False,
+    }
+    if hand.ended_at is None:
+        return context  # a hand in progress: nothing hidden is shown
+    context["deal"] = [
+        {"name": names[s]["name"], "cards": [presenters.Card(c) for c in cards]}
+        for s, cards in enumerate(hand.deal)
+    ]
+    steps = replay_steps(table, number)
+    if steps is not None:
+        context["verified"] = True
+        final = steps[-1][2] if steps else None
+        tricks = (final or {}).get("tricks") or []
+        context["exposures"] = [
+            {"name": names[s]["name"], "cards": [presenters.Card(c) for c in cards]}
+            for s, cards in enumerate((final or {}).get("exposed") or [])
+        ]
+    else:
+        # The record as logged (the rules code changed since this hand was played).
+        tricks = _tricks_from_log(table, hand)
+        context["exposures"] = []
+    context["tricks"] = [
+        {
+            "number": i + 1,
+            "plays": [
+                {"name": names[p["seat"]]["name"], "card": presenters.Card(p["card"])}
+                for p in t["plays"]
+            ],
+            "winner": names[t["winner"]]["name"] if t.get("winner") is not None else "",
+        }
+        for i, t in enumerate(tricks)
+    ]
+    return context
+
+
+def _tricks_from_log(table: Table, hand) -> list[dict]:
+    plays = [
+        (e.seat, e.action.get("card"))
+        for e in hand.actions.order_by("seq")
+        if e.action.get("type") == "play"
+    ]
+    seats = spec(table.game).seats
+    return [
+        {"plays": [{"seat": s, "card": c} for s, c in plays[i : i + seats]], "winner": None}
+        for i in range(0, len(plays), seats)
+    ]

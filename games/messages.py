@@ -1,0 +1,83 @@
+"""Refusals and card names in the player's language.
+
+The engine and the services refuse with a stable code and params; this module is the one
+place that turns them into sentences.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+SUIT_NAMES = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {
+    "A": gettext_lazy("ace"),
+    "K": gettext_lazy("king"),
+    "Q": gettext_lazy("queen"),
+    "J": gettext_lazy("jack"),
+    "T": "10",
+}
+RANK_SHORT = {"T": "10"}
+
+
+def rank_label(rank: str) -> str:
+    return str(RANK_NAMES.get(rank, rank))
+
+
+def card_name(card: str) -> str:
+    """A card's spoken name: "queen of spades" / "Pik-Dame"."""
+    if card == "BJ":
+        return _("black joker")
+    if card == "RJ":
+        return _("red joker")
+    rank, suit = card[0], card[1]
+    # Translators: a card's name, e.g. "queen of spades"; German "Pik-Dame".
+    return _("%(rank)s of %(suit)s") % {"rank": rank_label(rank), "suit": SUIT_NAMES[suit]}
+
+
+def card_short(card: str) -> str:
+    """Index and suit symbol, e.g. "10♥"."""
+    if card in ("BJ", "RJ"):
+        return card
+    return RANK_SHORT.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def refusal(code: str, params: dict | None = None) -> str:
+    """The sentence for a refused action (engine or service code)."""
+    p = params or {}
+    suit = SUIT_NAMES.get(p.get("suit", ""), "")
+    card = card_name(p["card"]) if isinstance(p.get("card"), str) and len(p["card"]) == 2 else ""
+    messages = {
+        # common engine codes
+        "not_your_turn": _("It is not your turn."),
+        "malformed": _("That move is not understood. Please reload the page."),
+        "not_in_hand": _("You do not hold that card."),
+        "ambiguous": _("Those cards can be read more than one way: choose a reading."),
+        "hand_not_over": _("The hand is not over yet."),
+        "match_over": _("The match is over."),
+        # Gong Zhu
+        "wrong_phase": _("That move does not fit this phase of the hand."),
+        "not_exposable": _(
+            "Only the ace of hearts, the pig, the goat and the transformer can be exposed."
+        ),
+        "must_follow_suit": _("You must follow %(suit)s.") % {"suit": suit},
+        "exposed_card_first_trick": _(
+            "You exposed the %(card)s: it may not go into the first trick of %(suit)s while you hold another card of that suit."
+        )
+        % {"card": card, "suit": suit},
+        # the site
+        "stale": _("The table has moved on since you looked. Here is the current state."),
+        "not_seated": _("You are not seated at this table, so you cannot act here."),
+        "match_finished": _("This match is finished."),
+        "hand_over": _("The hand is over. Start the next hand to play on."),
+        "no_such_table": _("There is no such table."),
+        "bad_level": _("Choose easy, normal or hard."),
+        "bad_frame": _("That message was not understood."),
+    }
+    return messages.get(code) or _("That move is not allowed.")

@@ -1,0 +1,423 @@
+"""The one write path for tables.
+
+Every change to a table goes through here, in one transaction: lock the row, check the
+version the player saw, apply through the engine, log, save, and after commit tell the
+table's group "changed, version N". Bots are driven from here too: the table records when
+its next bot move is due; ``claim_bot_move`` and ``apply_bot_move`` make advancing
+idempotent (the version guards the move, a short claim stops two processes from thinking
+about the same one), so two tabs, two processes or a restart never move twice or stall.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from cardsite import realtime
+from games.engine import IllegalAction
+from games.gameplay import spec
+from games.models import ActionLog, Hand, Seat, Table
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("easy", "normal", "hard")
+CLAIM_SECONDS = 30
+
+
+class Refused(Exception):
+    """An action the site refuses; ``code`` and ``params`` become a translated sentence."""
+
+    def __init__(self, code: str, params: dict | None = None):
+        self.code = code
+        self.params = params or {}
+        super().__init__(code)
+
+
+@dataclass
+class BotTask:
+    """Everything a bot may see to choose one move, and the version it is valid for."""
+
+    code: str
+    game: str
+    seat: int
+    level: str
+    version: int
+    observation: dict
+    legal: list[dict]
+    rng_seed: str
+
+
+# ---------------------------------------------------------------- reading
+
+
+def get_table(code) -> Table:
+    try:
+        return Table.objects.get(code=code)
+    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        raise Refused("no_such_table") from e
+
+
+def seat_of(table: Table, user) -> int | None:
+    """The seat index ``user`` plays at this table, or None for anyone else."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in table.seats.all():
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def load_state(table: Table):
+    return spec(table.game).engine.from_json(table.state)
+
+
+def view_for(table: Table, seat: int | None) -> dict:
+    """What ``seat`` may see (the public view for a spectator), with the table's version."""
+    game = spec(table.game).engine
+    state = load_state(table)
+    view = game.observation(state, seat) if seat is not None else game.public_view(state)
+    view["version"] = table.version
+    return view
+
+
+def hint_for(table: Table, seat: int) -> dict | None:
+    """Normal's choice for ``seat`` (the player's Hint); never applied."""
+    import importlib
+
+    game = spec(table.game).engine
+    state = load_state(table)
+    if seat not in game.to_move(state):
+        return None
+    bots = importlib.import_module(f"games.bots.{table.game}")
+    return bots.hint(game.observation(state, seat), game.legal_actions(state, seat))
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _seed() -> int:
+    return secrets.randbits(128)
+
+
+def _notify(table: Table) -> None:
+    """After commit: tell the table's group it changed. Private views never travel here."""
+    code, version, due = str(table.code), table.version, table.bot_due_at
+
+    def send():
+        layer = get_channel_layer()
+        if layer is not None:
+            try:
+                async_to_sync(layer.group_send)(
+                    realtime.table_group(code), {"type": "table.changed", "version": version}
+                )
+            except Exception:  # noqa: BLE001 - a lost notice is healed by the next one or a reconnect
+                log.exception("could not notify table %s", code)
+        if due is not None:
+            from games import driver
+
+            driver.schedule(code, due)
+
+    transaction.on_commit(send)
+
+
+def _bot_delay(table: Table, before_public: dict | None, after_public: dict) -> float:
+    if not settings.GAME_PACING:
+        return 0.0
+    return spec(table.game).pause_after(before_public or {}, after_public)
+
+
+def _schedule_bots(table: Table, state, before_public: dict | None = None) -> None:
+    """Record when the next bot move is due (or that none is)."""
+    game = spec(table.game).engine
+    movers = [] if game.hand_over(state) else game.to_move(state)
+    bots = {s.index for s in table.seats.all() if s.is_bot}
+    if any(m in bots for m in movers):
+        delay = _bot_delay(table, before_public, game.public_view(state))
+        table.bot_due_at = timezone.now() + timedelta(seconds=delay)
+    else:
+        table.bot_due_at = None
+    table.bot_claimed_until = None
+
+
+def _start_hand(table: Table, state) -> Hand:
+    """Record a freshly dealt hand, and let the bots make their simultaneous choices at once.
+
+    Gong Zhu's exposure phase: the bots' choices and every forced empty choice are made in
+    the transaction that deals the hand, so neither the frames nor their timing show who is
+    still deciding.
+    """
+    gspec = spec(table.game)
+    game = gspec.engine
+    number = game.public_view(state).get("hand_number") or (table.hands.count() + 1)
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        deal=gspec.dealt_cards(state),
+        engine_version=gspec.rules_version,
+    )
+    movers = game.to_move(state)
+    if len(movers) > 1:  # a simultaneous phase
+        seats = {s.index: s for s in table.seats.all()}
+        for seat in movers:
+            legal = game.legal_actions(state, seat)
+            if seats[seat].is_bot or len(legal) == 1:
+                action = (
+                    legal[0]
+                    if len(legal) == 1
+                    else _choose(table, seat, seats[seat].bot_level, state)
+                )
+                state = _log_and_apply(table, hand, state, seat, action)
+    table.state = game.to_json(state)
+    return hand
+
+
+def _choose(table: Table, seat: int, level: str, state) -> dict:
+    """A bot's choice computed inline (used for the quick simultaneous decisions at a deal)."""
+    from games.bots import get_bot
+
+    game = spec(table.game).engine
+    rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+    return get_bot(table.game, level).act(
+        game.observation(state, seat), game.legal_actions(state, seat), rng
+    )
+
+
+def _log_and_apply(table: Table, hand: Hand, state, seat: int, action: dict):
+    game = spec(table.game).engine
+    state = game.apply(state, seat, action)
+    table.version += 1
+    ActionLog.objects.create(table=table, hand=hand, seq=table.version, seat=seat, action=action)
+    return state
+
+
+def _finish_hand_if_over(table: Table, hand: Hand, state) -> None:
+    game = spec(table.game).engine
+    if not game.hand_over(state) or hand.ended_at:
+        return
+    result = game.hand_result(state)
+    hand.ended_at = timezone.now()
+    hand.scores = result["scores"]
+    hand.breakdown = result["breakdown"]
+    hand.totals = game.totals(state)
+    hand.save(update_fields=["ended_at", "scores", "breakdown", "totals"])
+    if game.match_over(state):
+        table.status = Table.Status.FINISHED
+        table.finished_at = timezone.now()
+
+
+def create_table(user, game_name: str, level: str = "normal", options: dict | None = None) -> Table:
+    gspec = spec(game_name)
+    if level not in LEVELS:
+        raise Refused("bad_level")
+    opts = {**gspec.default_options, **(options or {})}
+    seed = _seed()
+    game = gspec.engine
+    state = game.new_match(seed=seed, seats=gspec.seats, options=opts or None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game_name,
+            options=opts,
+            seed=str(seed),
+            state=game.to_json(state),
+            owner=user,
+            level=level,
+        )
+        Seat.objects.create(table=table, index=0, user=user)
+        for i in range(1, gspec.seats):
+            Seat.objects.create(table=table, index=i, bot_level=level)
+        _start_hand(table, state)
+        state = load_state(table)
+        _schedule_bots(table, state)
+        table.save()
+        _notify(table)
+    return table
+
+
+def _locked(code) -> Table:
+    try:
+        return Table.objects.select_for_update().get(code=code)
+    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        raise Refused("no_such_table") from e
+
+
+def _current_hand(table: Table) -> Hand:
+    return table.hands.order_by("-number").first()
+
+
+def submit_action(code, user, action: dict, version) -> Table:
+    """A player's move. Refused (and nothing changes) if stale, out of turn or illegal."""
+    with transaction.atomic():
+        table = _locked(code)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise Refused("not_seated")
+        if not table.is_active:
+            raise Refused("match_finished")
+        if not isinstance(version, int) or version != table.version:
+            raise Refused("stale", {"version": table.version})
+        game = spec(table.game).engine
+        state = load_state(table)
+        before = game.public_view(state)
+        if game.hand_over(state):
+            raise Refused("hand_over")
+        try:
+            state = _log_and_apply(table, _current_hand(table), state, seat, action)
+        except IllegalAction as e:
+            raise Refused(e.code, e.params) from e
+        table.state = game.to_json(state)
+        _finish_hand_if_over(table, _current_hand(table), state)
+        _schedule_bots(table, state, before)
+        table.save()
+        _notify(table)
+    return table
+
+
+def start_next_hand(code, user, version) -> Table:
+    with transaction.atomic():
+        table = _locked(code)
+        if seat_of(table, user) is None:
+            raise Refused("not_seated")
+        if not isinstance(version, int) or version != table.version:
+            raise Refused("stale", {"version": table.version})
+        game = spec(table.game).engine
+        state = load_state(table)
+        if not table.is_active or game.match_over(state):
+            raise Refused("match_finished")
+        if not game.hand_over(state):
+            raise Refused("hand_not_over")
+        # A difficulty chosen during the hand applies from this one.
+        table.seats.filter(user__isnull=True).update(bot_level=table.level)
+        state = game.next_hand(state)
+        table.version += 1
+        table.state = game.to_json(state)
+        _start_hand(table, state)
+        state = load_state(table)
+        _schedule_bots(table, state)
+        table.save()
+        _notify(table)
+    return table
+
+
+def set_level(code, user, level: str) -> Table:
+    """Difficulty for the following hands (the current hand keeps its opponents)."""
+    if level not in LEVELS:
+        raise Refused("bad_level")
+    with transaction.atomic():
+        table = _locked(code)
+        if seat_of(table, user) is None:
+            raise Refused("not_seated")
+        table.level = level
+        table.version += 1
+        table.save(update_fields=["level", "version", "updated_at"])
+        _notify(table)
+    return table
+
+
+def resign(code, user) -> Table:
+    with transaction.atomic():
+        table = _locked(code)
+        if seat_of(table, user) is None:
+            raise Refused("not_seated")
+        if not table.is_active:
+            raise Refused("match_finished")
+        table.status = Table.Status.RESIGNED
+        table.finished_at = timezone.now()
+        table.bot_due_at = None
+        table.version += 1
+        table.save()
+        _notify(table)
+    return table
+
+
+# ---------------------------------------------------------------- bots
+
+
+def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
+    """Take the due bot move of a table for this process, or None if there is none.
+
+    The claim is a conditional update, so of two processes (or two tasks) only one wins;
+    a claim that is never completed (a crash) expires after CLAIM_SECONDS.
+    """
+    now = timezone.now()
+    try:
+        table = Table.objects.get(code=code)
+    except (Table.DoesNotExist, ValueError):
+        return None
+    if not table.is_active or table.bot_due_at is None:
+        return None
+    if table.bot_due_at > now and not force:
+        return None
+    won = (
+        Table.objects.filter(pk=table.pk, version=table.version)
+        .filter(Q(bot_claimed_until__isnull=True) | Q(bot_claimed_until__lt=now))
+        .update(bot_claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
+    )
+    if not won:
+        return None
+    game = spec(table.game).engine
+    state = load_state(table)
+    bots = {s.index: s.bot_level for s in table.seats.all() if s.is_bot}
+    movers = [m for m in game.to_move(state) if m in bots]
+    if not movers or game.hand_over(state):
+        Table.objects.filter(pk=table.pk).update(bot_due_at=None, bot_claimed_until=None)
+        return None
+    seat = movers[0]
+    return BotTask(
+        code=str(table.code),
+        game=table.game,
+        seat=seat,
+        level=bots[seat],
+        version=table.version,
+        observation=game.observation(state, seat),
+        legal=game.legal_actions(state, seat),
+        rng_seed=f"{table.seed}:{table.version}:{seat}",
+    )
+
+
+def choose_bot_action(task: BotTask) -> dict:
+    """Pure: the bot's move for a task. Runs in a worker (Hard's search is CPU-bound)."""
+    from games.bots import get_bot
+
+    bot = get_bot(task.game, task.level)
+    return bot.act(task.observation, task.legal, random.Random(task.rng_seed))
+
+
+def apply_bot_move(task: BotTask, action: dict) -> Table | None:
+    """Apply a bot's chosen move if the table is still where the bot saw it."""
+    with transaction.atomic():
+        table = _locked(task.code)
+        if table.version != task.version or not table.is_active:
+            return None  # someone moved meanwhile; the claim lapses with the version
+        game = spec(table.game).engine
+        state = load_state(table)
+        before = game.public_view(state)
+        state = _log_and_apply(table, _current_hand(table), state, task.seat, action)
+        table.state = game.to_json(state)
+        _finish_hand_if_over(table, _current_hand(table), state)
+        _schedule_bots(table, state, before)
+        table.save()
+        _notify(table)
+    return table
+
+
+def run_bots(code, limit: int = 1000) -> int:
+    """Synchronously play every bot move that is due now or later (tests, commands)."""
+    moved = 0
+    while moved < limit:
+        task = claim_bot_move(code, force=True)
+        if task is None:
+            return moved
+        if apply_bot_move(task, choose_bot_action(task)) is None:
+            return moved
+        moved += 1
+    return moved

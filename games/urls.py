@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("play/<slug:game>/", views.play_now, name="play_now"),
+    path("tables/<uuid:code>/", views.table_page, name="table"),
+    path("tables/<uuid:code>/resign/", views.resign, name="resign"),
+    path("matches/", views.my_matches, name="my_matches"),
+    path("matches/<uuid:code>/", views.match_page, name="match"),
+    path("matches/<uuid:code>/hands/<int:number>/", views.hand_replay, name="replay"),
+]

@@ -1,0 +1,100 @@
+"""Table pages, starting a match (as a player or straight in as a guest) and the history."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cardsite.middleware import client_ip
+from games import history, presenters, services
+from games.gameplay import SPECS
+from games.guests import GuestLimit, create_guest
+from games.models import Table
+
+
+def _get_table_for_user(request, code) -> Table:
+    try:
+        table = services.get_table(code)
+    except services.Refused as e:
+        raise Http404 from e
+    return table
+
+
+@require_POST
+def play_now(request, game: str):
+    """Start a match; a visitor without an account gets a guest account first."""
+    if game not in SPECS or not SPECS[game].playable:
+        raise Http404
+    level = request.POST.get("level", "normal")
+    if level not in services.LEVELS:
+        level = "normal"
+    if not request.user.is_authenticated:
+        try:
+            user = create_guest(client_ip(request), translation.get_language())
+        except GuestLimit:
+            messages.error(
+                request,
+                _("Too many guest games from your address. Please sign up or try again later."),
+            )
+            return redirect("lobby")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    table = services.create_table(request.user, game, level)
+    return redirect("games:table", code=table.code)
+
+
+@login_required
+def table_page(request, code):
+    table = _get_table_for_user(request, code)
+    seat = services.seat_of(table, request.user)
+    view = services.view_for(table, seat)
+    context = presenters.gongzhu_context(table, view, seat, state=services.load_state(table))
+    context["toast"] = ""
+    return render(request, f"games/{table.game}/table.html", context)
+
+
+@login_required
+@require_POST
+def resign(request, code):
+    table = _get_table_for_user(request, code)
+    try:
+        services.resign(table.code, request.user)
+    except services.Refused:
+        raise Http404 from None
+    messages.info(request, _("You resigned the match. It stays in your history."))
+    return redirect("games:match", code=table.code)
+
+
+@login_required
+def my_matches(request):
+    tables = (
+        Table.objects.filter(seats__user=request.user)
+        .prefetch_related("seats", "hands")
+        .order_by("-updated_at")
+    )
+    rows = [history.match_row(t, request.user) for t in tables]
+    return render(request, "games/my_matches.html", {"rows": rows})
+
+
+@login_required
+def match_page(request, code):
+    table = _get_table_for_user(request, code)
+    if services.seat_of(table, request.user) is None:
+        raise Http404
+    return render(request, "games/match.html", history.match_context(table, request.user))
+
+
+@login_required
+def hand_replay(request, code, number: int):
+    table = _get_table_for_user(request, code)
+    if services.seat_of(table, request.user) is None:
+        raise Http404
+    context = history.replay_context(table, number, request.user)
+    if context is None:
+        raise Http404
+    return render(request, "games/replay.html", context)

@@ -1,0 +1,94 @@
+"""Rendering for the live channel (sync; the consumer calls it through one thread hop).
+
+``snapshot`` renders a viewer's whole board; ``handle`` applies one frame from the browser
+through the services and answers with the new board, or with a translated refusal.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import messages, presenters, services
+
+
+def _board(table, user, selected=(), toast: str = "") -> tuple[str, int]:
+    seat = services.seat_of(table, user)
+    view = services.view_for(table, seat)
+    state = services.load_state(table)
+    context = presenters.gongzhu_context(table, view, seat, state=state, selected=selected)
+    context["toast"] = toast
+    context["user"] = user
+    html = render_to_string(f"games/{table.game}/table.html#board", context)
+    html += render_to_string("games/_toast.html", {"message": toast})
+    return html, table.version
+
+
+def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str = ""):
+    with translation.override(language):
+        try:
+            table = services.get_table(code)
+        except services.Refused:
+            return None
+        if table.version <= since and not toast:
+            return "", table.version
+        return _board(table, user, selected=selected, toast=toast)
+
+
+def _toast_only(code: str, params=None) -> tuple[str, int]:
+    return render_to_string("games/_toast.html", {"message": messages.refusal(code, params)}), -1
+
+
+def _version(data) -> int | None:
+    try:
+        return int(data.get("version"))
+    except (TypeError, ValueError):
+        return None
+
+
+def _cards(value) -> list:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return value
+    return [value]  # not a list of codes: the engine refuses it as malformed
+
+
+def handle(code, user, language: str, data: dict):
+    with translation.override(language):
+        kind = data.get("action")
+        version = _version(data)
+        try:
+            if kind == "play":
+                services.submit_action(
+                    code, user, {"type": "play", "card": data.get("card")}, version
+                )
+            elif kind == "expose":
+                services.submit_action(
+                    code, user, {"type": "expose", "cards": _cards(data.get("cards"))}, version
+                )
+            elif kind == "next":
+                services.start_next_hand(code, user, version)
+            elif kind == "level":
+                services.set_level(code, user, data.get("level"))
+            elif kind == "hint":
+                table = services.get_table(code)
+                seat = services.seat_of(table, user)
+                if seat is None:
+                    raise services.Refused("not_seated")
+                hint = services.hint_for(table, seat)
+                if hint is None:
+                    raise services.Refused("not_your_turn")
+                selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
+                return _board(table, user, selected=selected)
+            else:
+                return _toast_only("bad_frame")
+        except services.Refused as e:
+            if e.code == "no_such_table":
+                return _toast_only(e.code)
+            table = services.get_table(code)
+            # The board comes with the refusal, so a stale page catches up at once.
+            return _board(table, user, toast=messages.refusal(e.code, e.params))
+        return _board(services.get_table(code), user)

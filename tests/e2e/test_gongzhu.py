@@ -1,0 +1,121 @@
+"""A Gong Zhu match in Chromium: guest start, exposure, a whole hand, reload, sign-up, history."""
+
+import os
+import re
+import uuid
+
+from playwright.sync_api import expect
+
+
+def board_state(page):
+    return page.evaluate(
+        """() => {
+        const b = document.getElementById('board');
+        return {
+          version: b.dataset.version,
+          phase: b.dataset.phase,
+          hand: [...b.querySelectorAll('.hand__card')].map(e => e.dataset.card),
+          trick: [...b.querySelectorAll('.trick .card')].map(e => e.dataset.card),
+          status: document.getElementById('status').textContent.trim(),
+        };
+    }"""
+    )
+
+
+def wait_for_turn_or_summary(page):
+    page.wait_for_selector(
+        "#board.is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
+        state="visible",
+    )
+
+
+def play_hand(page, shots=None):
+    """Play until the hand summary appears, always choosing a card the page marks playable."""
+    took_trick_shot = False
+    for _ in range(80):
+        wait_for_turn_or_summary(page)
+        if page.locator(".summary__panel").is_visible():
+            return
+        if page.locator("#exposure-form").is_visible():
+            if shots:
+                page.screenshot(path=shots("exposure"), full_page=True)
+            page.get_by_test_id("expose-none").click()
+            expect(page.locator("#exposure-form")).to_have_count(0)
+            continue
+        version = page.locator("#board").get_attribute("data-version")
+        playable = page.locator(".hand__card.is-playable")
+        dimmed = page.locator(".hand__card.is-dimmed")
+        if dimmed.count() and not took_trick_shot:
+            # A dimmed card explains why it may not be played, and nothing changes.
+            dimmed.first.click()
+            expect(page.locator("#toast .toast__msg")).to_be_visible()
+            assert page.locator("#board").get_attribute("data-version") == version
+            if shots:
+                page.screenshot(path=shots("trick"), full_page=True)
+                page.locator("[data-testid=collected] summary").click()
+                page.screenshot(path=shots("collected"), full_page=True)
+            took_trick_shot = True
+        card = playable.first
+        card.click()
+        expect(card).to_have_class(re.compile("is-selected"))
+        page.get_by_test_id("play").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
+    page, site_url, artifacts_dir
+):
+    def shots(name):
+        return os.path.join(artifacts_dir, f"gongzhu-{name}-desktop.png")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}/en/")
+    page.get_by_test_id("play-gongzhu").click()
+    expect(page).to_have_url(re.compile(r"/en/tables/[0-9a-f-]+/$"))
+    expect(page.locator("#board")).to_be_visible()
+
+    play_hand(page, shots)
+    expect(page.locator(".summary__panel")).to_contain_text("Hand 1")
+    page.screenshot(path=shots("summary"), full_page=True)
+    page.get_by_test_id("next-hand").click()
+    expect(page.locator(".summary__panel")).to_have_count(0)
+
+    # Play a few cards of hand 2, then reload: the table is exactly as it was.
+    wait_for_turn_or_summary(page)
+    if page.locator("#exposure-form").is_visible():
+        page.get_by_test_id("expose-none").click()
+        expect(page.locator("#exposure-form")).to_have_count(0)
+    page.wait_for_selector("#board.is-my-turn .hand__card.is-playable")
+    before = board_state(page)
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-version", before["version"])
+    page.wait_for_selector("#board.is-my-turn .hand__card.is-playable")
+    assert board_state(page) == before
+
+    # Sign up: the guest's match stays with the new account.
+    name = f"gz{uuid.uuid4().hex[:6]}"
+    page.goto(f"{site_url}/en/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_password1", "Kartenspiel-2026")
+    page.fill("#id_password2", "Kartenspiel-2026")
+    page.locator("form.stack button[type=submit]").click()
+    expect(page.locator(".account-menu summary")).to_contain_text(name)
+    page.goto(f"{site_url}/en/matches/")
+    expect(page.locator(".list-table tbody tr")).to_have_count(1)
+    expect(page.locator(".list-table tbody tr")).to_contain_text("Gong Zhu")
+    page.get_by_role("link", name="Details").click()
+    expect(page.locator(".chart polyline")).to_have_count(4)
+    page.screenshot(path=os.path.join(artifacts_dir, "gongzhu-match-desktop.png"), full_page=True)
+    page.get_by_role("link", name="Replay").first.click()
+    expect(page.locator(".trick-row")).to_have_count(13)
+    expect(page.locator(".deal-cards .card")).to_have_count(52)
+
+
+def test_the_table_on_a_phone(phone_page, site_url, artifacts_dir):
+    page = phone_page
+    page.goto(f"{site_url}/de/")
+    page.get_by_test_id("play-gongzhu").click()
+    expect(page.locator("#board")).to_be_visible()
+    play_hand(page, lambda n: os.path.join(artifacts_dir, f"gongzhu-{n}-phone.png"))
+    page.screenshot(path=os.path.join(artifacts_dir, "gongzhu-summary-phone.png"), full_page=True)

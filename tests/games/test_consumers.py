@@ -1,0 +1,268 @@
+"""The table's live channel through the real ASGI stack."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from cardsite.asgi import application
+from games import driver, services
+from games.engine import get_game
+from games.models import ActionLog, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+GAME = get_game("gongzhu")
+
+
+def _cookie(user):
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+@sync_to_async
+def make_user(name):
+    return get_user_model().objects.create_user(name, password="Kartenspiel-2026")
+
+
+@sync_to_async
+def make_table(user, level="easy"):
+    return services.create_table(user, "gongzhu", level)
+
+
+@sync_to_async
+def reload(table):
+    return Table.objects.get(pk=table.pk)
+
+
+async def connect(user, table, lang="en"):
+    cookie = await sync_to_async(_cookie)(user)
+    comm = WebsocketCommunicator(
+        application, f"/ws/{lang}/tables/{table.code}/", headers=[ORIGIN, cookie]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+def version_of(html):
+    m = re.search(r'id="board"[^>]*data-version="(\d+)"', html)
+    return int(m.group(1)) if m else None
+
+
+async def until(comm, predicate, limit=200):
+    """Frames until one satisfies ``predicate``; each frame is checked by the caller's hook."""
+    for _ in range(limit):
+        html = await comm.receive_from(timeout=10)
+        if predicate(html):
+            return html
+    raise AssertionError("the expected frame never came")
+
+
+def my_turn(html):
+    return 'class="gz-board phase-play is-my-turn' in html or (
+        "phase-expose" in html and 'id="exposure-form"' in html
+    )
+
+
+@sync_to_async
+def legal_for_human(table):
+    t = Table.objects.get(pk=table.pk)
+    state = GAME.from_json(t.state)
+    return t.version, GAME.legal_actions(state, 0), GAME.observation(state, 0)
+
+
+def frame_for(action, version):
+    if action["type"] == "expose":
+        return {"action": "expose", "cards": action["cards"], "version": str(version)}
+    return {"action": "play", "card": action["card"], "version": str(version)}
+
+
+@sync_to_async
+def allowed_cards(table, version, phase):
+    """What seat 0 may see at ``version``: its own deal, every card played, and exposures once shown."""
+    t = Table.objects.get(pk=table.pk)
+    hands = list(t.hands.order_by("number"))
+    allowed = set()
+    for hand in hands:
+        allowed |= set(hand.deal[0])
+    for entry in ActionLog.objects.filter(table=t, seq__lte=version):
+        if entry.action.get("type") == "play":
+            allowed.add(entry.action["card"])
+        elif entry.action.get("type") == "expose" and phase != "expose":
+            allowed |= set(entry.action["cards"])
+    return allowed
+
+
+async def check_secret(table, html):
+    version = version_of(html)
+    if version is None:
+        return
+    phase = re.search(r'data-phase="(\w+)"', html).group(1)
+    shown = set(re.findall(r'data-card="(\w\w)"', html))
+    leaked = shown - await allowed_cards(table, version, phase)
+    assert not leaked, f"frame v{version} shows {leaked}"
+
+
+async def test_a_hand_over_the_socket_never_shows_a_hidden_card():
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table)
+    import random
+
+    rng = random.Random(3)
+    frames = 0
+    while True:
+        html = await comm.receive_from(timeout=10)
+        frames += 1
+        await check_secret(table, html)
+        if "summary__panel" in html:
+            break
+        if my_turn(html):
+            version, legal, obs = await legal_for_human(table)
+            if (
+                version != version_of(html)
+                or not legal
+                or 0 not in GAME.to_move(GAME.from_json((await reload(table)).state))
+            ):
+                continue
+            await comm.send_json_to(frame_for(rng.choice(legal), version))
+    assert frames > 13
+    t = await reload(table)
+    assert await sync_to_async(lambda: t.hands.get().ended_at is not None)()
+    await comm.disconnect()
+
+
+async def test_stale_and_out_of_turn_moves_are_refused_and_change_nothing():
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table, lang="de")
+    await until(comm, my_turn)
+    version, legal, obs = await legal_for_human(table)
+    before = (await reload(table)).state
+    await comm.send_json_to(frame_for(legal[0], version - 1))
+    reply = await comm.receive_from(timeout=10)
+    assert "Der Tisch ist inzwischen weiter" in reply
+    assert (await reload(table)).state == before
+    await comm.send_json_to({"action": "play", "card": "ZZ", "version": str(version)})
+    reply = await comm.receive_from(timeout=10)
+    assert 'class="toast__msg"' in reply
+    assert (await reload(table)).state == before
+    await comm.send_json_to({"nonsense": True})
+    assert 'class="toast__msg"' in await comm.receive_from(timeout=10)
+    await comm.send_to(text_data="not json")
+    assert 'class="toast__msg"' in await comm.receive_from(timeout=10)
+    assert (await reload(table)).state == before
+    await comm.disconnect()
+
+
+async def test_a_second_tab_sees_the_same_state():
+    user = await make_user("ren")
+    table = await make_table(user)
+    a = await connect(user, table)
+    b = await connect(user, table)
+    await until(a, my_turn)
+    await until(b, my_turn)
+    version, legal, obs = await legal_for_human(table)
+    await a.send_json_to(frame_for(legal[0], version))
+    seen_a = await until(a, lambda h: (version_of(h) or 0) > version)
+    seen_b = await until(b, lambda h: (version_of(h) or 0) > version)
+    assert version_of(seen_b) >= version + 1 and version_of(seen_a) >= version + 1
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_an_outsider_sees_no_hand_and_cannot_act():
+    owner = await make_user("ren")
+    outsider = await make_user("zoe")
+    table = await make_table(owner)
+    comm = await connect(outsider, table)
+    html = await comm.receive_from(timeout=10)
+    assert 'class="hand__card' not in html
+    version, legal, obs = await legal_for_human(table)
+    before = (await reload(table)).state
+    await comm.send_json_to({"action": "play", "card": obs["hand"][0], "version": str(version)})
+    reply = await until(comm, lambda h: "toast__msg" in h)
+    assert "not seated at this table" in reply
+    assert (await reload(table)).state == before
+    await comm.disconnect()
+
+
+async def test_anonymous_gets_4401():
+    owner = await make_user("ren")
+    table = await make_table(owner)
+    comm = WebsocketCommunicator(application, f"/ws/en/tables/{table.code}/", headers=[ORIGIN])
+    assert (await comm.connect())[0]
+    await comm.receive_from()
+    assert await comm.receive_output() == {"type": "websocket.close", "code": 4401}
+
+
+async def test_an_unknown_table_gets_4404():
+    user = await make_user("ren")
+    cookie = await sync_to_async(_cookie)(user)
+    comm = WebsocketCommunicator(
+        application, "/ws/en/tables/00000000-0000-0000-0000-000000000000/", headers=[ORIGIN, cookie]
+    )
+    assert (await comm.connect())[0]
+    await comm.receive_from()
+    assert await comm.receive_output() == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch):
+    """A new process on the same database: due bot moves are found and played."""
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table)
+    html = await until(comm, my_turn)
+    version, legal, obs = await legal_for_human(table)
+    await comm.disconnect()
+    # The "old process" dies: its driver is gone. The human's move makes bot moves due.
+    monkeypatch.setattr(driver, "_driver", driver.Driver())
+    await sync_to_async(services.submit_action)(table.code, user, legal[0], version)
+    t = await reload(table)
+    assert t.bot_due_at is not None or 0 in GAME.to_move(GAME.from_json(t.state))
+    # The "new process": a fresh driver, started by the next connection.
+    monkeypatch.setattr(driver, "_driver", driver.Driver())
+    comm = await connect(user, table)
+    html = await until(comm, my_turn)
+    t = await reload(table)
+    assert t.version > version + 1 or "summary__panel" in html
+    await comm.disconnect()
+
+
+async def test_frames_speak_the_language_of_the_page():
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table, lang="de")
+    html = await comm.receive_from(timeout=10)
+    assert "Gesammelte Karten anzeigen" in html
+    await comm.disconnect()
+    comm = await connect(user, table, lang="en")
+    html = await comm.receive_from(timeout=10)
+    assert "Show collected cards" in html
+    await comm.disconnect()
+
+
+async def test_the_group_notice_carries_no_cards(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    sent = []
+    layer = get_channel_layer()
+    original = layer.group_send
+
+    async def spy(group, message):
+        sent.append(json.dumps(message))
+        return await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", spy)
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table)
+    await until(comm, my_turn)
+    assert sent and all(set(json.loads(m)) == {"type", "version"} for m in sent)
+    await comm.disconnect()

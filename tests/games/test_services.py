@@ -1,0 +1,231 @@
+"""The one write path: versions, turns, seats, bots, hands and the log."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import history, services
+from games.engine import get_game
+from games.models import ActionLog, Hand, Table
+from tests.games.conftest import play_until_human
+
+pytestmark = pytest.mark.django_db
+GAME = get_game("gongzhu")
+
+
+def state_of(table):
+    table.refresh_from_db()
+    return GAME.from_json(table.state)
+
+
+def human_move(table, owner, rng):
+    state = state_of(table)
+    action = rng.choice(GAME.legal_actions(state, 0))
+    return services.submit_action(table.code, owner, action, table.version)
+
+
+def play_hand(table, owner, rng):
+    while True:
+        play_until_human(table)
+        state = state_of(table)
+        if GAME.hand_over(state):
+            return table
+        human_move(table, owner, rng)
+
+
+def test_it_creates_a_table_with_the_bots_already_decided(table, owner):
+    assert [s.user_id for s in table.seats.all()] == [owner.pk, None, None, None]
+    assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"easy"}
+    assert len(table.seed) >= 30 and int(table.seed) < 2**128
+    hand = table.hands.get()
+    assert hand.number == 1 and len(hand.deal) == 4 and all(len(h) == 13 for h in hand.deal)
+    state = state_of(table)
+    # The exposure phase waits only for the human, if the human has a choice at all.
+    legal = GAME.legal_actions(state, 0) if 0 in GAME.to_move(state) else []
+    if len(legal) > 1:
+        assert GAME.to_move(state) == [0]
+    else:
+        assert GAME.observation(state, 0)["phase"] == "play"
+    # Every bot decision was logged in the deal transaction.
+    assert ActionLog.objects.filter(table=table).count() == table.version
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(table, owner):
+    play_until_human(table)
+    state = state_of(table)
+    before = (table.version, table.state)
+    action = GAME.legal_actions(state, 0)[0]
+    with pytest.raises(services.Refused) as exc:
+        services.submit_action(table.code, owner, action, table.version - 1)
+    assert exc.value.code == "stale"
+    table.refresh_from_db()
+    assert (table.version, table.state) == before
+
+
+def test_a_duplicate_submission_is_refused(table, owner):
+    play_until_human(table)
+    state = state_of(table)
+    action = GAME.legal_actions(state, 0)[0]
+    version = table.version
+    services.submit_action(table.code, owner, action, version)
+    table.refresh_from_db()
+    after = (table.version, table.state)
+    with pytest.raises(services.Refused) as exc:
+        services.submit_action(table.code, owner, action, version)  # a double click
+    assert exc.value.code == "stale"
+    table.refresh_from_db()
+    assert (table.version, table.state) == after
+
+
+def test_an_illegal_move_is_refused_with_its_code(table, owner):
+    rng = random.Random(4)
+    for _ in range(60):
+        play_until_human(table)
+        state = state_of(table)
+        obs = GAME.observation(state, 0)
+        bad = [c for c in obs["hand"] if c not in obs["legal_cards"]]
+        if obs["phase"] == "play" and bad:
+            before = table.state
+            with pytest.raises(services.Refused) as exc:
+                services.submit_action(
+                    table.code, owner, {"type": "play", "card": bad[0]}, table.version
+                )
+            assert exc.value.code in (
+                "must_follow_suit",
+                "exposed_card_first_trick",
+                "not_your_turn",
+            )
+            table.refresh_from_db()
+            assert table.state == before
+            return
+        if GAME.hand_over(state):
+            break
+        human_move(table, owner, rng)
+    pytest.skip("no refusable card came up in this deal")
+
+
+def test_an_outsider_cannot_act(table, outsider):
+    state = state_of(table)
+    with pytest.raises(services.Refused) as exc:
+        services.submit_action(
+            table.code, outsider, {"type": "play", "card": state.hands[0][0]}, table.version
+        )
+    assert exc.value.code == "not_seated"
+
+
+def test_a_move_out_of_turn_is_refused(owner):
+    rng = random.Random(2)
+    table = services.create_table(owner, "gongzhu", "easy")
+    for _ in range(40):
+        state = state_of(table)
+        movers = GAME.to_move(state)
+        if GAME.observation(state, 0)["phase"] == "play" and 0 not in movers:
+            with pytest.raises(services.Refused) as exc:
+                services.submit_action(
+                    table.code,
+                    owner,
+                    {"type": "play", "card": state_of(table).hands[0][0]},
+                    table.version,
+                )
+            assert exc.value.code == "not_your_turn"
+            return
+        if 0 in movers:
+            human_move(table, owner, rng)
+        else:
+            services.run_bots(table.code, limit=1)
+    pytest.fail("seat 0 was never waiting")
+
+
+def test_a_whole_hand_is_recorded_and_replays_exactly(table, owner):
+    play_hand(table, owner, random.Random(5))
+    hand = Hand.objects.get(table=table, number=1)
+    assert hand.ended_at is not None
+    assert sum(len(c) for c in hand.deal) == 52
+    state = state_of(table)
+    assert hand.scores == GAME.hand_result(state)["scores"]
+    steps = history.replay_steps(table, 1)
+    assert steps is not None
+    assert steps[-1][2] == GAME.public_view(state)
+    assert len(steps) == ActionLog.objects.filter(hand=hand).count()
+
+
+def test_replay_notices_a_changed_engine(table, owner, monkeypatch):
+    play_hand(table, owner, random.Random(6))
+    Hand.objects.filter(table=table).update(engine_version="gongzhu-0")
+    assert history.replay_steps(table, 1) is None
+    context = history.replay_context(table, 1, owner)
+    assert not context["verified"]
+    assert len(context["tricks"]) == 13  # the record as logged
+
+
+def test_next_hand_and_level_change(table, owner):
+    play_hand(table, owner, random.Random(7))
+    services.set_level(table.code, owner, "hard")
+    table.refresh_from_db()
+    assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"easy"}  # not during the hand
+    with pytest.raises(services.Refused):
+        services.start_next_hand(table.code, owner, table.version - 1)
+    services.start_next_hand(table.code, owner, table.version)
+    table.refresh_from_db()
+    assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"hard"}
+    assert table.hands.count() == 2
+    assert GAME.observation(state_of(table), 0)["hand_number"] == 2
+
+
+def test_bot_moves_are_claimed_once(table, owner):
+    rng = random.Random(8)
+    for _ in range(30):
+        state = state_of(table)
+        if table.bot_due_at is not None:
+            first = services.claim_bot_move(table.code, force=True)
+            second = services.claim_bot_move(table.code, force=True)
+            assert first is not None and second is None
+            action = services.choose_bot_action(first)
+            assert services.apply_bot_move(first, action) is not None
+            assert services.apply_bot_move(first, action) is None  # the version moved on
+            return
+        if 0 in GAME.to_move(state):
+            human_move(table, owner, rng)
+            table.refresh_from_db()
+    pytest.fail("no bot move came due")
+
+
+def test_bots_never_get_the_state(monkeypatch, table):
+    seen = []
+    from games.bots import gongzhu as bots
+
+    original = bots.EasyBot.act
+
+    def spy(self, observation, legal, rng):
+        seen.append(observation)
+        assert isinstance(observation, dict) and "hands" not in observation
+        return original(self, observation, legal, rng)
+
+    monkeypatch.setattr(bots.EasyBot, "act", spy)
+    services.run_bots(table.code)
+    for obs in seen:
+        assert set(obs["hand"]) <= set(table.hands.get().deal[obs["seat"]])
+
+
+def test_resign_ends_the_match(table, owner):
+    services.resign(table.code, owner)
+    table.refresh_from_db()
+    assert table.status == Table.Status.RESIGNED
+    with pytest.raises(services.Refused):
+        services.submit_action(table.code, owner, {"type": "play", "card": "2S"}, table.version)
+
+
+def test_an_action_is_one_transaction_with_one_table_write(table, owner):
+    play_until_human(table)
+    state = state_of(table)
+    action = GAME.legal_actions(state, 0)[0]
+    with CaptureQueriesContext(connection) as ctx:
+        services.submit_action(table.code, owner, action, table.version)
+    writes = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if q["sql"].startswith("UPDATE") and "games_table" in q["sql"]
+    ]
+    assert len(writes) == 1
