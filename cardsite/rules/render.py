@@ -36,6 +36,8 @@ CARD_RUN_RE = re.compile(
     r"\[(?:[2-9TJQKA][SHDC]|BJ|RJ)\](?:[ \t\u00a0]*\[(?:[2-9TJQKA][SHDC]|BJ|RJ)\])*"
 )
 NOWRAP_RUN = 6
+# ⟨…⟩ marks what the admin still has to fill in (the operator's details on the legal pages).
+PLACEHOLDER_RE = re.compile(r"⟨[^⟨⟩<>]*⟩")
 EXAMPLE_RE = re.compile(
     r"^:::[ \t]*example[ \t]+(?P<game>\w+)(?P<attrs>[^\n]*)\n(?P<text>.*?)^:::[ \t]*$",
     re.MULTILINE | re.DOTALL,
@@ -101,7 +103,8 @@ def cards_html(codes: list[str]) -> SafeString:
 
 
 def _replace_cards(fragment: str) -> str:
-    """Card codes in text become cards; tags, attributes and code spans stay as they are."""
+    """Card codes in text become cards and ⟨placeholders⟩ are highlighted; tags, attributes
+    and code spans stay as they are. The text is already escaped, so matches hold no markup."""
     out = []
     in_code = 0
     for part in re.split(r"(<[^>]*>)", fragment):
@@ -113,6 +116,7 @@ def _replace_cards(fragment: str) -> str:
         elif in_code:
             out.append(part)
         else:
+            part = PLACEHOLDER_RE.sub(r'<mark class="placeholder">\g<0></mark>', part)
             out.append(CARD_RUN_RE.sub(_run_html, part))
     return "".join(out)
 
@@ -253,7 +257,9 @@ def example_html(game: str, attr_text: str, text: str) -> SafeString:
             '<p class="example__meta">{}</p><table class="example__seats"><thead><tr>'
             "<th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
             ngettext("%(n)d bomb played this round", "%(n)d bombs played this round", bombs)
-            % {"n": bombs},
+            % {"n": bombs}
+            if bombs
+            else _("No bomb played this round"),
             _("Seat"),
             _("Cards left"),
             _("Score"),
@@ -285,7 +291,9 @@ def example_html(game: str, attr_text: str, text: str) -> SafeString:
             "cards": "|".join(" ".join(g) for g in groups),
         }
         chips = [_("Bid %(bid)d") % {"bid": bid}]
-        chips.append(ngettext("%(n)d bomb", "%(n)d bombs", bombs) % {"n": bombs})
+        chips.append(
+            ngettext("%(n)d bomb", "%(n)d bombs", bombs) % {"n": bombs} if bombs else _("no bomb")
+        )
         if spring:
             chips.append(_("spring"))
         if anti:
@@ -293,8 +301,11 @@ def example_html(game: str, attr_text: str, text: str) -> SafeString:
         body = format_html(
             '<p class="example__meta">{}</p>{}',
             " · ".join(chips),
-            format_html_join(
-                "", '<span class="example__group">{}</span>', ((cards_html(g),) for g in groups)
+            format_html(
+                '<p class="example__groups">{}</p>',
+                format_html_join(
+                    "", '<span class="example__group">{}</span>', ((cards_html(g),) for g in groups)
+                ),
             )
             if groups
             else "",

@@ -106,3 +106,9 @@ def test_examples_carry_machine_readable_data():
         and 'data-cards="7S 7H 7D 7C|BJ RJ"' in html
     )
     assert "−400" in html  # a real minus sign on the page
+
+
+def test_placeholders_are_highlighted():
+    html = render("Name: ⟨your name⟩ and `⟨code⟩`").html
+    assert '<mark class="placeholder">⟨your name⟩</mark>' in html
+    assert "<code>⟨code⟩</code>" in html
