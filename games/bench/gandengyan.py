@@ -15,6 +15,7 @@ import random
 
 from games.engine import get_game
 from games.engine.cards import JOKERS
+from games.engine.gandengyan.combos import card_order
 
 HARD_SAMPLES = 16
 
@@ -36,7 +37,7 @@ def _grow(seed: int, target: int):
         swap = next(c for c in state.hands[1] if c not in JOKERS)
         holder[holder.index(joker)] = swap
         state.hands[1][state.hands[1].index(swap)] = joker
-        state.hands = [sorted(h, key=_order) for h in state.hands]
+        state.hands = [sorted(h, key=card_order) for h in state.hands]
     while not game.hand_over(state):
         (seat,) = game.to_move(state)
         if seat == 1 and len(state.hands[1]) >= target and state.table is not None:
@@ -51,12 +52,6 @@ def _grow(seed: int, target: int):
             action = {"type": "pass"} if state.table is not None else legal[0]
         state = game.apply(state, seat, action)
     return None
-
-
-def _order(card: str):
-    from games.engine.gandengyan.combos import card_order
-
-    return card_order(card)
 
 
 def _positions(rng: random.Random, count: int, target: int, exact: bool) -> list[tuple]:

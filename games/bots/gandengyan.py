@@ -62,10 +62,6 @@ def plan_cost(counts: list[int], jokers: int) -> float:
     return moves
 
 
-def hand_counts(hand: list[str]) -> tuple[list[int], int]:
-    return counts_of(hand)
-
-
 def parse(action: Action) -> tuple[Combo, list[int], int]:
     """An action's combo, the rank counts of its real cards and its jokers."""
     counts, jokers = counts_of(action["cards"])
@@ -114,8 +110,8 @@ class EasyBot:
 
 
 def score_play(obs: dict[str, Any], counts: list[int], jokers: int, action: Action) -> float:
-    """Normal's value of making this play now (higher is better); passing is scored 0 by
-    the caller's comparison when following."""
+    """Normal's value of making this play now (higher is better). When following, the
+    caller weighs it against keeping the hand as it is (``-plan_cost × 10``)."""
     combo, used, used_jokers = parse(action)
     left = [a - b for a, b in zip(counts, used, strict=True)]
     left_jokers = jokers - used_jokers
@@ -150,7 +146,7 @@ class NormalBot:
     """Sound heuristics over the legal plays: one ply, no look-ahead."""
 
     def choose(self, observation: dict, legal_actions: list[Action]) -> Action:
-        counts, jokers = hand_counts(observation["hand"])
+        counts, jokers = counts_of(observation["hand"])
         plays = [a for a in legal_actions if a["type"] == "play"]
         if not plays:
             return legal_actions[0]
@@ -192,7 +188,7 @@ class HardBot:
 
         if len(legal_actions) == 1:
             return legal_actions[0]
-        counts, jokers = hand_counts(observation["hand"])
+        counts, jokers = counts_of(observation["hand"])
         plays = [a for a in legal_actions if a["type"] == "play"]
         for a in plays:
             if len(a["cards"]) == len(observation["hand"]):
