@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
@@ -6,8 +7,19 @@ from django.utils.translation import gettext_lazy as _
 from cardsite.rules.models import FAQ, Page, Revision, snapshot
 
 
+class FAQForm(forms.ModelForm):
+    class Meta:
+        model = FAQ
+        fields = ("order", "question", "answer")
+        widgets = {
+            "question": forms.TextInput(attrs={"style": "width: 40em"}),
+            "answer": forms.Textarea(attrs={"rows": 4, "cols": 100}),
+        }
+
+
 class FAQInline(admin.StackedInline):
     model = FAQ
+    form = FAQForm
     extra = 1
     fields = ("order", "question", "answer")
 
@@ -49,8 +61,21 @@ class KindFilter(admin.SimpleListFilter):
         return queryset
 
 
+class PageForm(forms.ModelForm):
+    class Meta:
+        model = Page
+        fields = ("slug", "language", "title", "lead", "is_published", "key_points", "body")
+        widgets = {
+            "title": forms.TextInput(attrs={"class": "vLargeTextField", "style": "width: 40em"}),
+            "lead": forms.Textarea(attrs={"rows": 2, "cols": 100}),
+            "key_points": forms.Textarea(attrs={"rows": 8, "cols": 100}),
+            "body": forms.Textarea(attrs={"rows": 32, "cols": 100}),
+        }
+
+
 @admin.register(Page)
 class PageAdmin(admin.ModelAdmin):
+    form = PageForm
     list_display = (
         "title",
         "slug",
