@@ -1,0 +1,708 @@
+"""Live load benchmark behind ``manage.py loadbench`` (issue 6, "A load benchmark command").
+
+N tables are played at once over real WebSockets against daphne processes on 127.0.0.1, one
+human client per table (the bots move on the server). Measured, per table count and regime:
+
+- latency: from sending the human's action to receiving that player's updated board (the
+  first frame whose ``data-version`` is greater than the one acted on); median, p95, p99;
+- actions per second: every applied move, human or bot (ActionLog rows written in the
+  measuring window; starting the next hand writes none and is not counted);
+- the bare consumer (``games/bench/bare.py``: one write, one group send, one fragment) on the
+  same daphne processes, closed loop, one connection per table; the ratio of the site's
+  closed-loop actions/s to the bare consumer's is the issue's capacity target.
+
+Regimes: ``human`` (GAME_PACING=1: bots paced as in play; each human acts THINK seconds after
+its turn arrives, the first turn at a random point within THINK so the tables do not move in
+lockstep) and ``closed`` (GAME_PACING=0; each human acts as soon as its turn arrives).
+
+The client knows a game only through its frames: the board's ``data-version`` and
+``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
+picks a legal move from the markup (``POLICIES``). Everything is bounded: at most
+MAX_TABLES tables, MAX_SECONDS per measurement, servers on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+MAX_TABLES = 200
+MAX_SECONDS = 120.0
+MAX_PROCESSES = 8
+MAX_REPEAT = 10
+HUMAN_THINK = 2.0
+STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+ROOT = Path(settings.BASE_DIR)
+
+# ---------------------------------------------------------------- reading frames
+
+_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
+_PHASE = re.compile(r'<div id="board"[^>]*?\bdata-phase="([a-z]+)"')
+_BOARD_CLASS = re.compile(r'<div id="board" class="([^"]*)"')
+_PLAYABLE = re.compile(r'class="hand__card is-playable[^"]*"\s+data-card="([^"]+)"')
+_NEXT_HAND = 'name="action" value="next"'
+_REFUSAL = 'class="toast__msg"'
+
+
+def board_version(html: str) -> int | None:
+    m = _VERSION.search(html)
+    return int(m.group(1)) if m else None
+
+
+def board_phase(html: str) -> str | None:
+    m = _PHASE.search(html)
+    return m.group(1) if m else None
+
+
+def is_refusal(html: str) -> bool:
+    return _REFUSAL in html
+
+
+def match_finished(html: str) -> bool:
+    """The board of a match that has ended: over, and no "next hand" to ask for."""
+    return board_phase(html) == "over" and _NEXT_HAND not in html
+
+
+def gongzhu_move(html: str, rng: random.Random) -> dict | None:
+    """The human's move on this board, or None when it is not the human's turn."""
+    if _NEXT_HAND in html:
+        return {"action": "next"}
+    if 'id="exposure-form"' in html:
+        return {"action": "expose", "cards": []}  # declining is always legal
+    m = _BOARD_CLASS.search(html)
+    if m and "is-my-turn" in m.group(1).split():
+        cards = _PLAYABLE.findall(html)
+        if cards:
+            return {"action": "play", "card": rng.choice(cards)}
+    return None
+
+
+POLICIES: dict[str, Callable[[str, random.Random], dict | None]] = {"gongzhu": gongzhu_move}
+
+
+# ---------------------------------------------------------------- figures
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+@dataclass
+class Measurement:
+    kind: str  # "site" or "bare"
+    regime: str  # "human" or "closed"
+    tables: int
+    seconds: float = 0.0  # the measuring window
+    actions: int = 0  # applied moves in the window
+    latencies: list[float] = field(default_factory=list)  # seconds
+    refused: int = 0
+    stalls: int = 0
+    matches: int = 0  # matches that ended (the table was replaced by a new one)
+    server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
+    client_cpu: float = 0.0
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def latency_ms(self, p: float) -> float | None:
+        return percentile(self.latencies, p) * 1000 if self.latencies else None
+
+    def line(self) -> str:
+        def ms(p):
+            v = self.latency_ms(p)
+            return "-" if v is None else f"{v:.1f}"
+
+        parts = [
+            f"{self.regime:<6} tables={self.tables:<3} {self.kind:<4}",
+            f"latency ms median {ms(50)} p95 {ms(95)} p99 {ms(99)} (n={len(self.latencies)})",
+            f"actions/s {self.actions_per_second:.1f} ({self.actions} in {self.seconds:.1f} s)",
+        ]
+        if self.server_cpu is not None:
+            per_action = self.server_cpu / self.actions * 1000 if self.actions else 0.0
+            parts.append(
+                f"server CPU {self.server_cpu / self.seconds * 100:.0f}% "
+                f"({per_action:.2f} ms/action)"
+            )
+        parts.append(f"client CPU {self.client_cpu / self.seconds * 100:.0f}%")
+        if self.kind == "site":
+            parts.append(
+                f"refused {self.refused} stalls {self.stalls} matches ended {self.matches}"
+            )
+        return " | ".join(parts)
+
+
+def _median(values: list[float | None]) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def summary(results: list[Measurement], repeat: int) -> str:
+    """One row per regime and table count: medians over the repeats."""
+
+    def fmt(v, spec=".1f"):
+        return "-" if v is None else format(v, spec)
+
+    rows = [
+        f"medians over {repeat} run(s); latency in ms (human action -> own updated board)",
+        f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
+        f"{'act/s':>9}{'bare/s':>9}{'bare.med':>9}{'ratio':>7}",
+    ]
+    keys = sorted({(m.regime, m.tables) for m in results}, key=lambda k: (k[0] != "human", k[1]))
+    for regime, tables in keys:
+        site = [m for m in results if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
+        bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
+        site_aps = _median([m.actions_per_second for m in site])
+        bare_aps = _median([m.actions_per_second for m in bare])
+        ratio = site_aps / bare_aps if site_aps is not None and bare_aps else None
+        rows.append(
+            f"{regime:<7}{tables:>7}"
+            f"{fmt(_median([m.latency_ms(50) for m in site])):>9}"
+            f"{fmt(_median([m.latency_ms(95) for m in site])):>9}"
+            f"{fmt(_median([m.latency_ms(99) for m in site])):>9}"
+            f"{fmt(_median([len(m.latencies) for m in site]), '.0f'):>9}"
+            f"{fmt(site_aps):>9}{fmt(bare_aps):>9}"
+            f"{fmt(_median([m.latency_ms(50) for m in bare])):>9}"
+            f"{fmt(ratio, '.2f'):>7}"
+        )
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------- players and tables
+
+
+@dataclass
+class Player:
+    user_id: int
+    session_key: str
+    code: str  # the table the player sits at (seat 0)
+
+    @property
+    def cookie(self) -> str:
+        return f"{settings.SESSION_COOKIE_NAME}={self.session_key}"
+
+
+def _session_key(user) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def make_players(game: str, level: str, count: int, tag: str) -> list[Player]:
+    """``count`` new users, each signed in and seated at a new table against three bots."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    players = []
+    for i in range(count):
+        user = get_user_model().objects.create_user(f"loadbench-{tag}-{i}")
+        table = services.create_table(user, game, level)
+        players.append(Player(user.pk, _session_key(user), str(table.code)))
+    return players
+
+
+def new_table(game: str, level: str, player: Player) -> Player:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    user = get_user_model().objects.get(pk=player.user_id)
+    table = services.create_table(user, game, level)
+    return Player(player.user_id, player.session_key, str(table.code))
+
+
+def count_actions(codes: list[str], start, stop) -> int:
+    from games.models import ActionLog
+
+    return ActionLog.objects.filter(
+        table__code__in=codes, created_at__gte=start, created_at__lt=stop
+    ).count()
+
+
+def remove_players(players: list[Player]) -> None:
+    """Delete the benchmark's users (their tables, hands and logs go with them) and sessions."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    Session.objects.filter(session_key__in=[p.session_key for p in players]).delete()
+    get_user_model().objects.filter(pk__in=[p.user_id for p in players]).delete()
+
+
+# ---------------------------------------------------------------- daphne processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(pacing: bool) -> dict[str, str]:
+    """The environment this command was given, on the database this process uses."""
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        env["SQLITE_PATH"] = str(db["NAME"])
+    env["GAME_PACING"] = "1" if pacing else "0"
+    env["LOADBENCH_BARE"] = "1"
+    return env
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU of the processes and their reaped children, from /proc."""
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Servers:
+    urls: list[str]
+    pids: list[int]
+    logs: list[Path]
+
+    def tracebacks(self) -> int:
+        return sum(p.read_text(errors="replace").count("Traceback") for p in self.logs)
+
+
+@contextlib.contextmanager
+def daphne_processes(count: int, pacing: bool, log_dir: Path, profile_dir: Path | None = None):
+    """Start ``count`` daphne processes on 127.0.0.1; stop them (and wait) however we leave."""
+    env = server_env(pacing)
+    procs, logs, urls = [], [], []
+    try:
+        for _ in range(count):
+            port = free_port()
+            log = log_dir / f"daphne-{'paced' if pacing else 'closed'}-{port}.log"
+            cmd = [sys.executable]
+            if profile_dir is not None:
+                prof = profile_dir / f"daphne-{'paced' if pacing else 'closed'}-{port}.prof"
+                cmd += ["-m", "cProfile", "-o", str(prof)]
+            cmd += ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            cmd += ["cardsite.asgi:application"]
+            with open(log, "wb") as out:
+                procs.append(
+                    subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                )
+            logs.append(log)
+            urls.append(f"http://127.0.0.1:{port}")
+        for proc, url, log in zip(procs, urls, logs, strict=True):
+            _wait_until_up(proc, url, log)
+        yield Servers(urls, [p.pid for p in procs], logs)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(15)  # daphne takes 1-2 s to exit after SIGTERM
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+def _wait_until_up(proc: subprocess.Popen, url: str, log: Path, limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    while True:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{tail}")
+        try:
+            with urllib.request.urlopen(url + "/en/", timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers; the status is the site's business
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"daphne at {url} did not answer within {limit:.0f} s")
+        time.sleep(0.1)  # polling for the server to come up
+
+
+def check_url(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "ws") or parts.hostname not in LOCAL_HOSTS or not parts.port:
+        raise ValueError(f"{url!r}: only http://127.0.0.1:PORT servers may be benchmarked")
+    return f"http://{parts.hostname}:{parts.port}"
+
+
+# ---------------------------------------------------------------- clients
+
+
+@dataclass
+class Run:
+    """What the clients of one measurement share."""
+
+    seconds: float
+    clients: int
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = 0.0  # on the loop's clock
+
+    def mark_ready(self) -> None:
+        self.ready += 1
+        if self.ready >= self.clients:
+            self.all_ready.set()
+
+    def remaining(self) -> float:
+        return self.stop_at - asyncio.get_running_loop().time()
+
+
+def _ws_url(base: str, path: str) -> str:
+    return "ws://" + base.split("://", 1)[1] + path
+
+
+def _connect(base: str, path: str, cookie: str | None):
+    from websockets.asyncio.client import connect
+
+    headers = {"Cookie": cookie} if cookie else None
+    return connect(
+        _ws_url(base, path),
+        origin=base,
+        additional_headers=headers,
+        open_timeout=60,
+        ping_interval=None,
+        close_timeout=2,
+        max_size=2**22,
+    )
+
+
+async def _recv(ws, timeout: float) -> str:
+    return await asyncio.wait_for(ws.recv(), max(0.001, timeout))
+
+
+async def _human(
+    run: Run,
+    base: str,
+    player: Player,
+    policy,
+    think: float,
+    rng: random.Random,
+    result: Measurement,
+    replace,
+    codes: list[str],
+) -> None:
+    """One table's human: act on each turn until the window closes."""
+    loop = asyncio.get_running_loop()
+    first_turn = True
+    while True:
+        stalled = False
+        async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
+            html = await _recv(ws, 60)
+            if board_version(html) is None:
+                raise RuntimeError(f"no board on connecting to {player.code}: {html[:300]}")
+            if not run.start.is_set():
+                run.mark_ready()
+                await run.start.wait()
+            while run.remaining() > 0:
+                move = policy(html, rng)
+                version = board_version(html)
+                if move is None or version is None:
+                    if match_finished(html):
+                        break
+                    try:
+                        html = await _recv(ws, min(STALL_SECONDS, run.remaining()))
+                    except TimeoutError:
+                        stalled = run.remaining() > 0
+                        break
+                    continue
+                if think:
+                    pause = rng.uniform(0, think) if first_turn else think
+                    await asyncio.sleep(min(pause, max(0.0, run.remaining())))
+                    if run.remaining() <= 0:
+                        return
+                first_turn = False
+                move["version"] = str(version)
+                sent = loop.time()
+                await ws.send(json.dumps(move))
+                while True:
+                    try:
+                        html = await _recv(ws, STALL_SECONDS)
+                    except TimeoutError:
+                        stalled = True
+                        break
+                    if is_refusal(html):
+                        result.refused += 1
+                        break
+                    got = board_version(html)
+                    if got is not None and got > version:
+                        result.latencies.append(loop.time() - sent)
+                        break
+                if stalled:
+                    break
+            else:
+                return
+        if stalled:
+            result.stalls += 1  # reconnect: the snapshot on connect resumes the table
+            continue
+        if run.remaining() <= 0:
+            return
+        result.matches += 1
+        player = await asyncio.to_thread(replace, player)
+        codes.append(player.code)
+
+
+async def _bare(run: Run, base: str, code: str, result: Measurement) -> None:
+    """One bare connection in a closed loop: send, wait for the fragment, send again."""
+    loop = asyncio.get_running_loop()
+    async with _connect(base, f"/ws/bench/bare/{code}/", None) as ws:
+        html = await _recv(ws, 60)
+        version = board_version(html)
+        run.mark_ready()
+        await run.start.wait()
+        while run.remaining() > 0:
+            sent = loop.time()
+            await ws.send(json.dumps({"action": "ping", "version": str(version)}))
+            html = await _recv(ws, STALL_SECONDS)
+            version = board_version(html)
+            result.latencies.append(loop.time() - sent)
+            result.actions += 1
+
+
+async def _measure(run: Run, tasks: list, pids: list[int] | None, result: Measurement):
+    """Connect every client, open the window, close it, wait for the last answers."""
+    from django.utils import timezone
+
+    loop = asyncio.get_running_loop()
+    running = [asyncio.create_task(t) for t in tasks]
+    connecting = asyncio.create_task(run.all_ready.wait())
+    done, _ = await asyncio.wait(
+        [connecting, *running], timeout=120, return_when=asyncio.FIRST_COMPLETED
+    )
+    if connecting not in done:
+        for task in running:
+            task.cancel()
+        failed = [t for t in running if t.done() and not t.cancelled() and t.exception()]
+        raise RuntimeError(f"clients did not connect: {failed[0].exception() if failed else ''}")
+    cpu0, client0 = cpu_seconds(pids or []), time.process_time()
+    started, wall0 = loop.time(), timezone.now()
+    run.stop_at = started + run.seconds
+    run.start.set()
+    await asyncio.sleep(run.seconds)
+    cpu1, client1, wall1 = cpu_seconds(pids or []), time.process_time(), timezone.now()
+    result.seconds = loop.time() - started
+    if pids and cpu0 is not None and cpu1 is not None:
+        result.server_cpu = cpu1 - cpu0
+    result.client_cpu = client1 - client0
+    await asyncio.gather(*running)  # each ends with its last answer (bounded by STALL_SECONDS)
+    return wall0, wall1
+
+
+async def measure_site(
+    urls: list[str],
+    players: list[Player],
+    *,
+    regime: str,
+    seconds: float,
+    think: float,
+    policy,
+    replace,
+    pids: list[int] | None = None,
+    seed: int = 0,
+) -> tuple[Measurement, list[str], tuple]:
+    result = Measurement("site", regime, len(players))
+    run = Run(seconds, len(players))
+    codes = [p.code for p in players]
+    tasks = [
+        _human(
+            run,
+            urls[i % len(urls)],
+            player,
+            policy,
+            think,
+            random.Random(f"{seed}:{i}"),
+            result,
+            replace,
+            codes,
+        )
+        for i, player in enumerate(players)
+    ]
+    window = await _measure(run, tasks, pids, result)
+    return result, codes, window
+
+
+async def measure_bare(
+    urls: list[str], codes: list[str], *, regime: str, seconds: float, pids=None
+) -> Measurement:
+    result = Measurement("bare", regime, len(codes))
+    run = Run(seconds, len(codes))
+    tasks = [_bare(run, urls[i % len(urls)], code, result) for i, code in enumerate(codes)]
+    await _measure(run, tasks, pids, result)
+    return result
+
+
+# ---------------------------------------------------------------- the whole benchmark
+
+
+@dataclass
+class Config:
+    game: str = "gongzhu"
+    tables: list[int] = field(default_factory=lambda: [1, 10, 50])
+    seconds: float = 10.0
+    processes: int = 1
+    regimes: list[str] = field(default_factory=lambda: ["human", "closed"])
+    level: str = "normal"
+    repeat: int = 1
+    urls: list[str] = field(default_factory=list)
+    think: float = HUMAN_THINK
+    bare: bool = True
+    log_dir: Path | None = None
+    profile_dir: Path | None = None
+
+    def validate(self) -> None:
+        if self.game not in POLICIES:
+            raise ValueError(f"no load client for {self.game!r} (known: {', '.join(POLICIES)})")
+        if not self.tables or any(n < 1 or n > MAX_TABLES for n in self.tables):
+            raise ValueError(f"table counts must be between 1 and {MAX_TABLES}")
+        if not 0 < self.seconds <= MAX_SECONDS:
+            raise ValueError(f"--seconds must be in (0, {MAX_SECONDS:.0f}]")
+        if not 1 <= self.processes <= MAX_PROCESSES:
+            raise ValueError(f"--processes must be between 1 and {MAX_PROCESSES}")
+        if not 1 <= self.repeat <= MAX_REPEAT:
+            raise ValueError(f"--repeat must be between 1 and {MAX_REPEAT}")
+        if any(r not in ("human", "closed") for r in self.regimes):
+            raise ValueError("regimes are human and closed")
+        self.urls = [check_url(u) for u in self.urls]
+        several = len(self.urls) > 1 or (not self.urls and self.processes > 1)
+        if several and "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+            raise ValueError(
+                "several daphne processes need a shared channel layer: set REDIS_URL "
+                "(the in-memory layer does not cross processes)"
+            )
+
+
+def describe(config: Config) -> str:
+    db = settings.DATABASES["default"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    servers = (
+        ", ".join(config.urls)
+        if config.urls
+        else f"{config.processes} daphne process(es) started here"
+    )
+    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    return (
+        f"loadbench: game {config.game}, bot level {config.level}, tables "
+        f"{','.join(map(str, config.tables))}, {config.seconds:g} s per measurement, "
+        f"regimes {','.join(config.regimes)}, {config.repeat} run(s)\n"
+        f"servers: {servers}; database {db['ENGINE'].rsplit('.', 1)[-1]} ({db['NAME']}); "
+        f"channel layer {layer}; human think time {config.think:g} s\n"
+        f"machine: {os.cpu_count()} cores, load average {load} at start"
+    )
+
+
+def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
+    config.validate()
+    out(describe(config))
+    log_dir = config.log_dir or Path(tempfile.mkdtemp(prefix="loadbench-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    tag = uuid.uuid4().hex[:8]
+    results: list[Measurement] = []
+    players: list[Player] = []
+    policy = POLICIES[config.game]
+    try:
+        for rep in range(config.repeat):
+            for regime in config.regimes:
+                pacing = regime == "human"
+                # Tables created here schedule their first bot move with this process's setting.
+                settings.GAME_PACING = pacing
+                with _servers(config, pacing, log_dir) as servers:
+                    for n in config.tables:
+                        results += _one(
+                            config, regime, n, servers, policy, f"{tag}-{rep}", players, out
+                        )
+                    if servers.logs and servers.tracebacks():
+                        out(f"  ! {servers.tracebacks()} traceback(s) in {log_dir}/daphne-*.log")
+    finally:
+        remove_players(players)
+    out("")
+    out(summary(results, config.repeat))
+    out(f"daphne logs: {log_dir}")
+    return results
+
+
+@contextlib.contextmanager
+def _servers(config: Config, pacing: bool, log_dir: Path) -> Iterator[Servers]:
+    if config.urls:
+        yield Servers(config.urls, [], [])
+        return
+    with daphne_processes(config.processes, pacing, log_dir, config.profile_dir) as servers:
+        yield servers
+
+
+def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurement]:
+    players = make_players(config.game, config.level, n, f"{tag}-{regime}-{n}")
+    created += players
+
+    def replace(player):
+        return new_table(config.game, config.level, player)
+
+    site, codes, (wall0, wall1) = asyncio.run(
+        measure_site(
+            servers.urls,
+            players,
+            regime=regime,
+            seconds=config.seconds,
+            think=config.think if regime == "human" else 0.0,
+            policy=policy,
+            replace=replace,
+            pids=servers.pids,
+        )
+    )
+    site.actions = count_actions(codes, wall0, wall1)
+    out(site.line())
+    measured = [site]
+    if config.bare and regime == "closed":
+        bare = asyncio.run(
+            measure_bare(
+                servers.urls,
+                [p.code for p in players],
+                regime=regime,
+                seconds=config.seconds,
+                pids=servers.pids,
+            )
+        )
+        out(bare.line())
+        if bare.actions_per_second:
+            out(
+                f"{regime:<6} tables={n:<3} ratio site/bare actions/s "
+                f"{site.actions_per_second / bare.actions_per_second:.2f}"
+            )
+        measured.append(bare)
+    return measured

@@ -1,0 +1,83 @@
+"""``manage.py loadbench`` end to end: a real daphne on a fresh database, one table, closed loop."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from games.bench import load
+from tests.servers import ROOT, fresh_database
+
+NUMBER = r"(\d+(?:\.\d+)?)"
+
+
+@pytest.mark.slow
+def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path):
+    with fresh_database(tmp_path) as env:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "loadbench",
+                "--tables",
+                "1",
+                "--seconds",
+                "2",
+                "--regime",
+                "closed",
+                "--log-dir",
+                str(tmp_path / "logs"),
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        out = done.stdout
+        # The summary row: regime, tables, latency median/p95/p99, samples, actions/s,
+        # bare actions/s, bare latency median, ratio.
+        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 8) + r"\s*$", out, re.M)
+        assert row, out
+        figures = [float(v) for v in row.groups()]
+        assert all(v > 0 for v in figures), out
+        lat_med, lat_p95, lat_p99 = figures[:3]
+        assert lat_med <= lat_p95 <= lat_p99
+        assert re.search(r"^closed tables=1\s+site .* stalls 0 ", out, re.M), out
+        assert re.search(r"ratio site/bare actions/s " + NUMBER, out), out
+
+        # The benchmark's users, tables and sessions are gone afterwards.
+        left = subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "shell",
+                "-c",
+                "from django.contrib.auth import get_user_model as g; from games.models import Table; "
+                "print('left', g().objects.filter(username__startswith='loadbench-').count(), "
+                "Table.objects.count())",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert re.search(r"^left 0 0$", left.stdout, re.M), left.stdout
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        load.Config(tables=[201]),
+        load.Config(tables=[0]),
+        load.Config(seconds=121),
+        load.Config(urls=["http://example.com:8000"]),
+        load.Config(game="bridge"),
+    ],
+)
+def test_it_refuses_sizes_and_servers_beyond_its_bounds(config):
+    with pytest.raises(ValueError):
+        config.validate()
