@@ -132,3 +132,41 @@ def compare(name: str, args) -> None:
         f"    ours, contract legal_actions (dicts): {med(gen_dicts) * 1e6:.1f} us "
         f"-> {med(gen_theirs) / med(gen_dicts):.2f}x faster"
     )
+
+
+def decision_cpu_times(level: str = "hard", deals: int = 20, seed: int = 1, **options) -> dict:
+    """CPU time (``time.process_time``, one core) of each decision of ``level`` against Normal.
+
+    Unlike botmatch's wall-clock figures this does not grow when other processes share the
+    cores. Run: ``manage.py shell -c "from games.bench.doudizhu import decision_cpu_times as
+    d; print(d('hard', 20))"``.
+    """
+    from games.bots import get_bot
+
+    game = get_game("doudizhu")
+    hero = get_bot("doudizhu", level, **options)
+    villain = get_bot("doudizhu", "normal")
+    times = []
+    for deal in range(deals):
+        match_seed = harness.deal_seed(seed, deal)
+        for hero_seat in range(3):
+            rng = random.Random(f"{match_seed}:{hero_seat}")
+            state = game.new_match(seed=match_seed, seats=3)
+            while not game.hand_over(state):
+                seat = game.to_move(state)[0]
+                legal = game.legal_actions(state, seat)
+                obs = game.observation(state, seat)
+                if seat == hero_seat:
+                    start = time.process_time()
+                    action = hero.act(obs, legal, rng)
+                    times.append(time.process_time() - start)
+                else:
+                    action = villain.act(obs, legal, rng)
+                state = game.apply(state, seat, action)
+    ms = [t * 1000 for t in times]
+    return {
+        "decisions": len(ms),
+        "median_ms": round(harness.percentile(ms, 50), 2),
+        "p95_ms": round(harness.percentile(ms, 95), 2),
+        "max_ms": round(max(ms), 2),
+    }
