@@ -1,10 +1,10 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from cardsite.rules.models import FAQ, Page, Revision, snapshot
+from cardsite.rules.models import FAQ, Page, Revision, restore, snapshot
 
 
 class FAQForm(forms.ModelForm):
@@ -124,6 +124,19 @@ class RevisionAdmin(admin.ModelAdmin):
     list_display = ("page", "saved_at", "editor", "is_published")
     list_filter = ("page__slug", "page__language", "editor")
     date_hierarchy = "saved_at"
+    actions = ("restore_revision",)
+
+    @admin.action(description=_("Restore the selected version"), permissions=["restore"])
+    def restore_revision(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(
+                request, _("Select exactly one version to restore."), messages.WARNING
+            )
+            return
+        page = restore(queryset.get(), editor=request.user)
+        self.message_user(
+            request, _("“%(page)s” is back to the selected version.") % {"page": page}
+        )
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in self.model._meta.fields]
@@ -133,3 +146,6 @@ class RevisionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_restore_permission(self, request):
+        return request.user.has_perm("rules.change_page")

@@ -158,3 +158,22 @@ def snapshot(page: Page, editor=None) -> Revision:
         ],
         is_published=page.is_published,
     )
+
+
+def restore(revision: Revision, editor=None) -> Page:
+    """Put a page back the way ``revision`` recorded it, FAQ included, as a new edit."""
+    page = revision.page
+    page.title = revision.title
+    page.lead = revision.lead
+    page.key_points = revision.key_points
+    page.body = revision.body
+    page.is_published = revision.is_published
+    page.updated_by = editor
+    page.save()
+    page.faqs.all().delete()
+    FAQ.objects.bulk_create(
+        FAQ(page=page, question=f["question"], answer=f["answer"], order=f.get("order", 0))
+        for f in revision.faqs
+    )
+    snapshot(page, editor=editor)
+    return page

@@ -86,3 +86,43 @@ def test_the_history_is_there(client, editor, django_user_model):
     revision = Revision.objects.filter(page=page).first()
     assert client.get(f"/admin/rules/revision/{revision.pk}/change/").status_code == 200
     assert client.get("/admin/rules/revision/add/").status_code == 403
+
+
+def test_an_editor_restores_an_earlier_version(client, editor):
+    client.force_login(editor)
+    page = _page()
+    first = page.revisions.get()
+    data = form_data(client.get(_change_url(page)).content.decode())
+    data.update(title="Broken", body="Oops", _save="Save")
+    data["faqs-0-DELETE"] = "on"
+    assert client.post(_change_url(page), data).status_code == 302
+    page.refresh_from_db()
+    assert page.title == "Broken" and page.faqs.count() == 8
+
+    response = client.post(
+        "/admin/rules/revision/",
+        {"action": "restore_revision", "_selected_action": [first.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    page.refresh_from_db()
+    assert page.title == first.title and page.body == first.body
+    assert page.faqs.count() == 9 and page.updated_by == editor
+    assert page.revisions.count() == 3
+
+
+def test_staff_without_the_permission_cannot_restore(client, staff):
+    from django.contrib.auth.models import Permission
+
+    staff.user_permissions.add(Permission.objects.get(codename="view_revision"))
+    client.force_login(staff)
+    page = _page()
+    first = page.revisions.get()
+    page.title = "Changed"
+    page.save()
+    client.post(
+        "/admin/rules/revision/",
+        {"action": "restore_revision", "_selected_action": [first.pk]},
+    )
+    page.refresh_from_db()
+    assert page.title == "Changed"
