@@ -38,6 +38,7 @@ catalogs: install
 # After changing user-facing strings: update both catalogs, then translate the new German entries.
 messages: install
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles --ignore=tests -v0
+	msgattrib --clear-fuzzy --empty -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
 	msgen -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
 
 static: install

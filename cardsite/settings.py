@@ -117,7 +117,13 @@ else:
                     "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000;"
                 ),
             },
-            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / "test_db.sqlite3"))},
+            # A file (live servers and transactional tests need one), per test process so
+            # two suites running at once never share it.
+            "TEST": {
+                "NAME": os.environ.get(
+                    "SQLITE_TEST_PATH", str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")
+                )
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

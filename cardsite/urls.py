@@ -16,6 +16,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", views.lobby, name="lobby"),
     path("accounts/", include("cardsite.accounts.urls")),
+    path("", include("games.urls")),
     path("rules/", include("cardsite.rules.urls")),
     path("legal/", include("cardsite.rules.legal_urls")),
     prefix_default_language=True,

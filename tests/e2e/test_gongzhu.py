@@ -6,6 +6,9 @@ import uuid
 
 from playwright.sync_api import expect
 
+# Cards in a hand overlap: a player taps the visible left edge of a card.
+EDGE = {"x": 6, "y": 14}
+
 
 def board_state(page):
     return page.evaluate(
@@ -47,7 +50,7 @@ def play_hand(page, shots=None):
         dimmed = page.locator(".hand__card.is-dimmed")
         if dimmed.count() and not took_trick_shot:
             # A dimmed card explains why it may not be played, and nothing changes.
-            dimmed.first.click()
+            dimmed.first.click(position=EDGE)
             expect(page.locator("#toast .toast__msg")).to_be_visible()
             assert page.locator("#board").get_attribute("data-version") == version
             if shots:
@@ -56,7 +59,7 @@ def play_hand(page, shots=None):
                 page.screenshot(path=shots("collected"), full_page=True)
             took_trick_shot = True
         card = playable.first
-        card.click()
+        card.click(position=EDGE)
         expect(card).to_have_class(re.compile("is-selected"))
         page.get_by_test_id("play").click()
         expect(page.locator("#board")).not_to_have_attribute("data-version", version)
