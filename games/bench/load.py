@@ -644,16 +644,19 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
                 settings.GAME_PACING = pacing
                 with _servers(config, pacing, log_dir) as servers:
                     for n in config.tables:
-                        results += _one(
-                            config, regime, n, servers, policy, f"{tag}-{rep}", players, out
-                        )
+                        try:
+                            results += _one(
+                                config, regime, n, servers, policy, f"{tag}-{rep}", players, out
+                            )
+                        except Exception as e:  # noqa: BLE001 - report it, keep the others
+                            out(f"{regime:<6} tables={n:<3} FAILED: {e!r}")
                     if servers.logs and servers.tracebacks():
                         out(f"  ! {servers.tracebacks()} traceback(s) in {log_dir}/daphne-*.log")
     finally:
         remove_players(players)
-    out("")
-    out(summary(results, config.repeat))
-    out(f"daphne logs: {log_dir}")
+        out("")
+        out(summary(results, config.repeat))
+        out(f"daphne logs: {log_dir}")
     return results
 
 
