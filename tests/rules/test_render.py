@@ -63,8 +63,8 @@ def test_card_codes_become_labelled_cards_with_suit_colours():
 
 def test_card_labels_follow_the_language():
     with translation.override("de"):
-        assert card_label("QS") == "Pik Dame"
-        assert card_label("TC") == "Kreuz 10"
+        assert card_label("QS") == "Pik-Dame"
+        assert card_label("TC") == "Kreuz-10"
         assert card_label("RJ") == "roter Joker"
     with translation.override("en"):
         assert card_label("TC") == "10 of Clubs"
