@@ -62,9 +62,13 @@ def is_guest(user) -> bool:
 
 
 def stale_guests(days: int):
-    """Guests that have not been seen for ``days`` days."""
+    """Guests not seen for ``days`` days: no login and no move at any of their tables since."""
+    from django.db.models import Q
+
     cutoff = timezone.now() - timedelta(days=days)
-    users = get_user_model().objects.filter(profile__is_guest=True)
-    return users.filter(last_login__lt=cutoff) | users.filter(
-        last_login__isnull=True, date_joined__lt=cutoff
+    return (
+        get_user_model()
+        .objects.filter(profile__is_guest=True, date_joined__lt=cutoff)
+        .filter(Q(last_login__isnull=True) | Q(last_login__lt=cutoff))
+        .exclude(tables__updated_at__gte=cutoff)
     )

@@ -44,6 +44,8 @@ class Table(models.Model):
     # here after a restart; a claim stops two processes from thinking about the same move.
     bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     bot_claimed_until = models.DateTimeField(null=True, blank=True)
+    # Fast-forward: the bots play without pauses until the player is to move again.
+    hurry = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

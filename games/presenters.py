@@ -59,6 +59,8 @@ def seat_names(table) -> dict[int, dict]:
             profile = getattr(user, "profile", None) if user else None
             if profile is not None and profile.display_name:
                 name = profile.display_name
+            elif profile is not None and profile.is_guest:
+                name = _("Guest")
             out[seat.index] = {"name": name, "is_bot": False, "level": ""}
     return out
 
@@ -176,6 +178,12 @@ def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()
         }
 
     status = _status(view, seat, names, showing_closed, last)
+    # The empty choice was made for a player with nothing to expose: say so in the first trick.
+    no_exposure_note = False
+    if seat is not None and phase == "play" and not view.get("tricks"):
+        in_trick = [p["card"] for p in trick["plays"] if p["seat"] == seat]
+        dealt = set(hand_cards) | set(in_trick)
+        no_exposure_note = not (dealt & set(gongzhu.EXPOSABLE))
     result = _result(view, names, viewer) if view.get("result") else None
     return {
         "view": view,
@@ -208,6 +216,12 @@ def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()
         "table": table,
         "announce": _announcement(view, names),
         "level_choices": LEVEL_CHOICES,
+        "no_exposure_note": no_exposure_note,
+        "bots_moving": phase == "play"
+        and not view.get("result")
+        and to_move is not None
+        and to_move != seat
+        and names.get(to_move, {}).get("is_bot", False),
     }
 
 

@@ -131,7 +131,7 @@ def _notify(table: Table) -> None:
 
 
 def _bot_delay(table: Table, before_public: dict | None, after_public: dict) -> float:
-    if not settings.GAME_PACING:
+    if not settings.GAME_PACING or table.hurry:
         return 0.0
     return spec(table.game).pause_after(before_public or {}, after_public)
 
@@ -146,6 +146,7 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
         table.bot_due_at = timezone.now() + timedelta(seconds=delay)
     else:
         table.bot_due_at = None
+        table.hurry = False  # the player is to move (or the hand is over): pacing resumes
     table.bot_claimed_until = None
 
 
@@ -319,6 +320,21 @@ def set_level(code, user, level: str) -> Table:
         table.level = level
         table.version += 1
         table.save(update_fields=["level", "version", "updated_at"])
+        _notify(table)
+    return table
+
+
+def fast_forward(code, user) -> Table:
+    """Play the bots' pending moves at once, until the player is to move again."""
+    with transaction.atomic():
+        table = _locked(code)
+        if seat_of(table, user) is None:
+            raise Refused("not_seated")
+        if table.bot_due_at is None:
+            return table
+        table.hurry = True
+        table.bot_due_at = timezone.now()
+        table.save(update_fields=["hurry", "bot_due_at", "updated_at"])
         _notify(table)
     return table
 

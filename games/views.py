@@ -7,9 +7,11 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
 from games import history, presenters, services
@@ -45,6 +47,8 @@ def play_now(request, game: str):
             return redirect("lobby")
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     table = services.create_table(request.user, game, level)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
     return redirect("games:table", code=table.code)
 
 

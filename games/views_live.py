@@ -71,6 +71,8 @@ def handle(code, user, language: str, data: dict):
                 )
             elif kind == "next":
                 services.start_next_hand(code, user, version)
+            elif kind == "fast":
+                services.fast_forward(code, user)
             elif kind == "level":
                 services.set_level(code, user, data.get("level"))
             elif kind == "hint":

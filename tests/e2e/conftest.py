@@ -40,10 +40,38 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
-def site_url(tmp_path_factory):
+def site(tmp_path_factory):
+    """The daphne server and the environment that points at its database."""
     tmp = tmp_path_factory.mktemp("e2e")
     with fresh_database(tmp) as env, daphne(env, tmp) as url:
-        yield url
+        yield url, env
+
+
+@pytest.fixture(scope="session")
+def site_url(site):
+    return site[0]
+
+
+@pytest.fixture
+def site_shell(site):
+    """Run Python against the server's database (to set up a scene the test needs)."""
+    import subprocess
+    import sys
+
+    from tests.servers import ROOT
+
+    def run(code: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=site[1],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return result.stdout
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -122,3 +122,28 @@ def test_the_table_on_a_phone(phone_page, site_url, artifacts_dir):
     expect(page.locator("#board")).to_be_visible()
     play_hand(page, lambda n: os.path.join(artifacts_dir, f"gongzhu-{n}-phone.png"))
     page.screenshot(path=os.path.join(artifacts_dir, "gongzhu-summary-phone.png"), full_page=True)
+
+
+def test_the_end_of_a_match(page, phone_page, site_url, site_shell, artifacts_dir):
+    """Totals far apart before the last hand: whatever happens, the match ends with it."""
+    for p, label in ((page, "desktop"), (phone_page, "phone")):
+        if label == "desktop":
+            p.set_viewport_size({"width": 1280, "height": 900})
+        p.goto(f"{site_url}/en/")
+        p.get_by_test_id("play-gongzhu").click()
+        expect(p.locator("#board")).to_be_visible()
+        code = p.url.rstrip("/").rsplit("/", 1)[-1]
+        site_shell(
+            f"from games.models import Table; t = Table.objects.get(code='{code}'); "
+            "t.state['prior_totals'] = [5000, -2000, 40, -300]; t.save()"
+        )
+        p.reload()
+        play_hand(p)
+        expect(p.locator(".summary__verdict")).to_have_text("Victory!")
+        expect(p.locator(".ranking li.is-out")).to_have_count(1)
+        p.screenshot(
+            path=os.path.join(artifacts_dir, f"gongzhu-match-end-{label}.png"), full_page=True
+        )
+        p.get_by_role("button", name="Play again").click()
+        expect(p).not_to_have_url(re.compile(code))
+        expect(p.locator("#board")).to_be_visible()

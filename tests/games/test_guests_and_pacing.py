@@ -1,0 +1,102 @@
+import random
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.utils import timezone
+
+from cardsite.accounts.models import profile_for
+from games import services
+from games.engine import get_game
+from games.models import Table
+
+pytestmark = pytest.mark.django_db
+GAME = get_game("gongzhu")
+
+
+def test_play_now_makes_a_guest_and_seats_them(client):
+    response = client.post("/en/play/gongzhu/", {"level": "hard"})
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert response.url == f"/en/tables/{table.code}/"
+    user = table.seats.get(index=0).user
+    assert profile_for(user).is_guest and not user.has_usable_password()
+    assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"hard"}
+    assert client.get(response.url).status_code == 200
+
+
+def test_guest_creation_is_rate_limited_per_address(client, settings):
+    settings.GUEST_LIMIT_PER_HOUR = 2
+    from django.test import Client
+
+    for _ in range(2):
+        assert Client().post("/en/play/gongzhu/").status_code == 302
+    response = Client().post("/en/play/gongzhu/", follow=True)
+    assert "Too many guest games" in response.content.decode()
+    assert Table.objects.count() == 2
+
+
+def test_signing_up_keeps_the_guests_matches(client):
+    client.post("/en/play/gongzhu/")
+    table = Table.objects.get()
+    guest = table.owner
+    response = client.post(
+        "/en/accounts/signup/",
+        {
+            "username": "mina",
+            "email": "",
+            "password1": "Kartenspiel-2026",
+            "password2": "Kartenspiel-2026",
+        },
+    )
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="mina")
+    assert user.pk == guest.pk
+    assert not profile_for(user).is_guest
+    assert (
+        "mina" in client.get("/en/matches/").content.decode()
+        or client.get("/en/matches/").status_code == 200
+    )
+    assert table.code.hex[:8] in client.get("/en/matches/").content.decode().replace("-", "")
+
+
+def test_stale_guests_are_deleted_with_their_matches(client):
+    client.post("/en/play/gongzhu/")
+    guest = Table.objects.get().owner
+    long_ago = timezone.now() - timedelta(days=40)
+    get_user_model().objects.filter(pk=guest.pk).update(date_joined=long_ago, last_login=long_ago)
+    active = get_user_model().objects.get(pk=guest.pk)
+    call_command("delete_stale_guests", "--days", "30")
+    assert get_user_model().objects.filter(pk=active.pk).exists()  # played recently: kept
+    Table.objects.update(updated_at=long_ago)
+    keeper = get_user_model().objects.create_user("kept", password="x")
+    get_user_model().objects.filter(pk=keeper.pk).update(
+        date_joined=timezone.now() - timedelta(days=40)
+    )
+    call_command("delete_stale_guests", "--days", "30")
+    assert not get_user_model().objects.filter(pk=guest.pk).exists()
+    assert not Table.objects.exists()
+    assert get_user_model().objects.filter(pk=keeper.pk).exists()
+
+
+def test_bots_are_paced_and_fast_forward_skips_the_pauses(settings, django_user_model):
+    settings.GAME_PACING = True
+    owner = django_user_model.objects.create_user("ren", password="x")
+    rng = random.Random(1)
+    table = services.create_table(owner, "gongzhu", "easy")
+    for _ in range(30):
+        table.refresh_from_db()
+        state = GAME.from_json(table.state)
+        if table.bot_due_at is not None:
+            break
+        services.submit_action(
+            table.code, owner, rng.choice(GAME.legal_actions(state, 0)), table.version
+        )
+    assert table.bot_due_at > timezone.now() + timedelta(seconds=0.3)  # a pause a person can follow
+    services.fast_forward(table.code, owner)
+    table.refresh_from_db()
+    assert table.hurry and table.bot_due_at <= timezone.now()
+    services.run_bots(table.code)
+    table.refresh_from_db()
+    assert not table.hurry  # back to the player: pacing resumes
