@@ -40,6 +40,7 @@ messages: install
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles --ignore=tests -v0
 	msgattrib --clear-fuzzy --empty -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
 	msgen -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
+	for f in locale/*/LC_MESSAGES/django.po; do msgattrib --no-obsolete -o $$f $$f; done
 
 static: install
 	$(PY) manage.py collectstatic --noinput -v0

@@ -30,6 +30,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.messages import card_name
+
 CARD_RE = re.compile(r"\[([2-9TJQKA][SHDC]|BJ|RJ)\]")
 # Cards written next to each other ("[6S] [6H] [6D]") form one play: keep it on one line.
 CARD_RUN_RE = re.compile(
@@ -56,22 +58,10 @@ URL_SCHEMES = {"http", "https", "mailto"}
 SUITS = {"S": ("♠", "black"), "C": ("♣", "black"), "H": ("♥", "red"), "D": ("♦", "red")}
 
 
-def _rank_name(rank: str) -> str:
-    names = {"T": "10", "J": _("Jack"), "Q": _("Queen"), "K": _("King"), "A": _("Ace")}
-    return names.get(rank, rank)
-
-
-def _suit_name(suit: str) -> str:
-    return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
-
-
 def card_label(code: str) -> str:
-    """The card's name in the active language, as a screen reader says it."""
-    if code == "BJ":
-        return _("black joker")
-    if code == "RJ":
-        return _("red joker")
-    return _("%(rank)s of %(suit)s") % {"rank": _rank_name(code[0]), "suit": _suit_name(code[1])}
+    """The card's name in the active language, as a screen reader says it (one place for
+    card names: the tables use the same)."""
+    return card_name(code)
 
 
 def card_html(code: str) -> SafeString:

@@ -53,7 +53,7 @@ def test_it_keeps_ordinary_markdown():
 def test_card_codes_become_labelled_cards_with_suit_colours():
     with translation.override("en"):
         html = render("The pig [QS], the heart ace [AH] and [BJ] [RJ].").html
-    assert 'data-card="QS"' in html and 'aria-label="Queen of Spades"' in html
+    assert 'data-card="QS"' in html and 'aria-label="queen of spades"' in html
     assert 'class="pc pc--black" data-card="QS"' in html
     assert 'class="pc pc--red" data-card="AH"' in html
     assert 'data-card="BJ"' in html and 'aria-label="black joker"' in html
@@ -67,7 +67,7 @@ def test_card_labels_follow_the_language():
         assert card_label("TC") == "Kreuz-10"
         assert card_label("RJ") == "roter Joker"
     with translation.override("en"):
-        assert card_label("TC") == "10 of Clubs"
+        assert card_label("TC") == "10 of clubs"
 
 
 def test_card_codes_in_code_spans_links_and_unknown_codes_stay_text():
