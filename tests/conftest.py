@@ -43,8 +43,7 @@ def pytest_terminal_summary(terminalreporter):
         counts[outcome] = sum(1 for r in reports if "e2e" in getattr(r, "keywords", {}))
     terminalreporter.write_sep("-", f"stack: database {engine}, channel layer {layer}")
     terminalreporter.write_line(
-        "browser tests (Chromium): "
-        + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        "browser tests (Chromium): " + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
         if any(counts.values())
         else "browser tests (Chromium): none collected"
     )

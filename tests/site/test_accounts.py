@@ -96,11 +96,17 @@ def test_the_address_comes_from_the_trusted_proxy(client, alice, settings):
 def test_a_successful_login_resets_the_username_count(client, alice):
     for _ in range(4):
         client.post(url("accounts:login"), {"username": "alice", "password": "wrong"})
-    assert client.post(url("accounts:login"), {"username": "alice", "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(url("accounts:login"), {"username": "alice", "password": PASSWORD}).status_code
+        == 302
+    )
     client.post(url("accounts:logout"))
     for _ in range(4):
         client.post(url("accounts:login"), {"username": "alice", "password": "wrong"})
-    assert client.post(url("accounts:login"), {"username": "alice", "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(url("accounts:login"), {"username": "alice", "password": PASSWORD}).status_code
+        == 302
+    )
 
 
 def test_it_resets_a_forgotten_password_by_email(client, alice):
@@ -111,7 +117,9 @@ def test_it_resets_a_forgotten_password_by_email(client, alice):
     response = client.get(link, follow=True)
     assert response.context["validlink"]
     new = "Neues-Passwort-77"
-    response = client.post(response.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    response = client.post(
+        response.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password(new)
@@ -123,7 +131,11 @@ def test_it_changes_the_password(client, alice):
     client.force_login(alice)
     response = client.post(
         url("accounts:password_change"),
-        {"old_password": PASSWORD, "new_password1": "Anderes-Pw-99", "new_password2": "Anderes-Pw-99"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "Anderes-Pw-99",
+            "new_password2": "Anderes-Pw-99",
+        },
     )
     assert response.status_code == 302
     alice.refresh_from_db()
@@ -163,7 +175,9 @@ def test_delete_requires_login(client):
 
 def test_language_switch_sets_cookie_and_profile(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("set_language"), {"language": "de", "next": "/en/accounts/profile/"})
+    response = client.post(
+        reverse("set_language"), {"language": "de", "next": "/en/accounts/profile/"}
+    )
     assert response.status_code == 302
     assert response.url == "/de/accounts/profile/"
     assert response.cookies["django_language"].value == "de"
@@ -171,7 +185,9 @@ def test_language_switch_sets_cookie_and_profile(client, alice):
 
 
 def test_language_switch_ignores_foreign_next(client):
-    response = client.post(reverse("set_language"), {"language": "de", "next": "https://evil.example/"})
+    response = client.post(
+        reverse("set_language"), {"language": "de", "next": "https://evil.example/"}
+    )
     assert response.url == "/de/"
 
 

@@ -23,7 +23,9 @@ def player(transactional_db):
 
 
 async def test_a_foreign_origin_is_refused():
-    comm = WebsocketCommunicator(application, "/ws/en/lobby/", headers=[(b"origin", b"https://evil.example")])
+    comm = WebsocketCommunicator(
+        application, "/ws/en/lobby/", headers=[(b"origin", b"https://evil.example")]
+    )
     connected, _ = await comm.connect()
     assert not connected
     await comm.disconnect()
@@ -46,7 +48,9 @@ async def test_anonymous_is_told_to_log_in_and_closed_with_4401():
     assert closed == {"type": "websocket.close", "code": 4401}
 
 
-@pytest.mark.parametrize(("lang", "greeting"), [("en", "Live – connected as mei"), ("de", "Live – verbunden als mei")])
+@pytest.mark.parametrize(
+    ("lang", "greeting"), [("en", "Live – connected as mei"), ("de", "Live – verbunden als mei")]
+)
 async def test_a_player_gets_messages_in_the_language_of_the_page(player, lang, greeting):
     from asgiref.sync import sync_to_async
 
@@ -65,7 +69,9 @@ async def test_a_player_gets_messages_in_the_language_of_the_page(player, lang, 
 
     await get_channel_layer().group_send(realtime.lobby_group(), {"type": "lobby.notice"})
     notice = await comm.receive_from()
-    assert ("In der Lobby gibt es Neues." if lang == "de" else "Something new happened in the lobby.") in notice
+    assert (
+        "In der Lobby gibt es Neues." if lang == "de" else "Something new happened in the lobby."
+    ) in notice
     await comm.disconnect()
 
 

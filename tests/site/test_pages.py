@@ -8,7 +8,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    ("lang", "heading"), [("en", "Play Chinese card games"), ("de", "Chinesische Kartenspiele spielen")]
+    ("lang", "heading"),
+    [("en", "Play Chinese card games"), ("de", "Chinesische Kartenspiele spielen")],
 )
 def test_lobby_in_both_languages(client, lang, heading):
     html = client.get(f"/{lang}/").content.decode()
@@ -29,14 +30,20 @@ def test_no_cdn_every_asset_is_local(client):
     assert "/static/vendor/htmx/htmx-2.0.11.min.js" in html
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "This page is not on the table"), ("de", "Diese Seite liegt nicht auf dem Tisch")])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "This page is not on the table"), ("de", "Diese Seite liegt nicht auf dem Tisch")],
+)
 def test_404_page_in_both_languages(client, lang, text):
     response = client.get(f"/{lang}/no-such-page/")
     assert response.status_code == 404
     assert text in response.content.decode()
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "Something went wrong on our side"), ("de", "Bei uns ist etwas schiefgegangen")])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "Something went wrong on our side"), ("de", "Bei uns ist etwas schiefgegangen")],
+)
 def test_500_page_in_both_languages(rf, lang, text):
     from django.utils import translation
 
@@ -52,7 +59,10 @@ def test_500_page_in_both_languages(rf, lang, text):
     assert text in response.content.decode()
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "You may not open this page"), ("de", "Diese Seite darfst du nicht öffnen")])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "You may not open this page"), ("de", "Diese Seite darfst du nicht öffnen")],
+)
 def test_403_page_in_both_languages(rf, lang, text):
     from django.contrib.auth.models import AnonymousUser
     from django.utils import translation
@@ -67,7 +77,9 @@ def test_403_page_in_both_languages(rf, lang, text):
     assert text in response.content.decode()
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "This form has expired"), ("de", "Dieses Formular ist abgelaufen")])
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "This form has expired"), ("de", "Dieses Formular ist abgelaufen")]
+)
 def test_csrf_failure_page_in_both_languages(lang, text, django_user_model):
     from django.test import Client
 
@@ -109,7 +121,9 @@ def test_production_refuses_to_start_without_secret_key():
 def test_client_ip_behind_two_proxies(rf):
     from cardsite.middleware import client_ip
 
-    request = rf.get("/", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.5, 10.0.0.2", REMOTE_ADDR="10.0.0.3")
+    request = rf.get(
+        "/", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.5, 10.0.0.2", REMOTE_ADDR="10.0.0.3"
+    )
     assert client_ip(request) == "203.0.113.5"
 
 

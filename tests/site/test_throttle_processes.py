@@ -20,7 +20,9 @@ def _attempt(base, username, password):
     data = urllib.parse.urlencode(
         {"csrfmiddlewaretoken": token, "username": username, "password": password}
     ).encode()
-    req = urllib.request.Request(base + "/en/accounts/login/", data=data, headers={"Referer": base + "/"})
+    req = urllib.request.Request(
+        base + "/en/accounts/login/", data=data, headers={"Referer": base + "/"}
+    )
     return opener.open(req).read().decode()
 
 
@@ -28,10 +30,17 @@ def _attempt(base, username, password):
 def test_failed_logins_through_two_processes_are_counted_together(tmp_path):
     with fresh_database(tmp_path) as env:
         subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c",
-             "from django.contrib.auth import get_user_model as g; "
-             "g().objects.create_user('lin', password='Kartenspiel-2026')"],
-            cwd=ROOT, env=env, check=True,
+            [
+                sys.executable,
+                "manage.py",
+                "shell",
+                "-c",
+                "from django.contrib.auth import get_user_model as g; "
+                "g().objects.create_user('lin', password='Kartenspiel-2026')",
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
         )
         with daphne(env, tmp_path) as a, daphne(env, tmp_path) as b:
             servers = [a, b]
