@@ -109,7 +109,8 @@ def replay_steps(table: Table, number: int):
     hand = hands.get(number)
     if hand is None or hand.engine_version != gspec.rules_version:
         return None
-    state = game.new_match(seed=int(table.seed), seats=gspec.seats, options=table.options or None)
+    seats = table.seats.count()
+    state = game.new_match(seed=int(table.seed), seats=seats, options=table.options or None)
     log = list(table.log.select_related("hand").order_by("seq"))
     by_hand: dict[int, list] = {}
     for entry in log:
@@ -117,7 +118,7 @@ def replay_steps(table: Table, number: int):
     for n in range(1, number + 1):
         if n > 1:
             state = game.next_hand(state)
-        if gspec.dealt_cards(state) != hands[n].deal:
+        if gspec.dealt_cards(state, seats) != hands[n].deal:
             return None
         steps = []
         for entry in by_hand.get(n, []):
@@ -139,50 +140,16 @@ def replay_context(table: Table, number: int, user) -> dict | None:
         "names": [names[i]["name"] for i in sorted(names)],
         "finished": hand.ended_at is not None,
         "deal": None,
-        "tricks": [],
         "verified": False,
     }
     if hand.ended_at is None:
         return context  # a hand in progress: nothing hidden is shown
     context["deal"] = [
         {"name": names[s]["name"], "cards": [presenters.Card(c) for c in cards]}
-        for s, cards in enumerate(hand.deal)
+        for s, cards in enumerate(hand.deal["hands"])
     ]
     steps = replay_steps(table, number)
-    if steps is not None:
-        context["verified"] = True
-        final = steps[-1][2] if steps else None
-        tricks = (final or {}).get("tricks") or []
-        context["exposures"] = [
-            {"name": names[s]["name"], "cards": [presenters.Card(c) for c in cards]}
-            for s, cards in enumerate((final or {}).get("exposed") or [])
-        ]
-    else:
-        # The record as logged (the rules code changed since this hand was played).
-        tricks = _tricks_from_log(table, hand)
-        context["exposures"] = []
-    context["tricks"] = [
-        {
-            "number": i + 1,
-            "plays": [
-                {"name": names[p["seat"]]["name"], "card": presenters.Card(p["card"])}
-                for p in t["plays"]
-            ],
-            "winner": names[t["winner"]]["name"] if t.get("winner") is not None else "",
-        }
-        for i, t in enumerate(tricks)
-    ]
+    context["verified"] = steps is not None
+    # Without a trustworthy replay (the rules code changed since), the record as logged.
+    context.update(spec(table.game).present_replay(table, hand, steps, names))
     return context
-
-
-def _tricks_from_log(table: Table, hand) -> list[dict]:
-    plays = [
-        (e.seat, e.action.get("card"))
-        for e in hand.actions.order_by("seq")
-        if e.action.get("type") == "play"
-    ]
-    seats = spec(table.game).seats
-    return [
-        {"plays": [{"seat": s, "card": c} for s, c in plays[i : i + seats]], "winner": None}
-        for i in range(0, len(plays), seats)
-    ]

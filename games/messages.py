@@ -79,5 +79,7 @@ def refusal(code: str, params: dict | None = None) -> str:
         "no_such_table": _("There is no such table."),
         "bad_level": _("Choose easy, normal or hard."),
         "bad_frame": _("That message was not understood."),
+        "bad_seats": _("This game cannot be played with that many players."),
+        "bad_options": _("Those table settings are not available."),
     }
     return messages.get(code) or _("That move is not allowed.")

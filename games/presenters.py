@@ -296,3 +296,57 @@ def _result(view, names, viewer) -> dict:
 
 def cards_left_label(n: int) -> str:
     return ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+
+
+def frame_cards(value) -> list:
+    """Card codes from a browser frame: one value or a list (htmx sends a lone checkbox as a string)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, list):
+        return value
+    return [value]  # anything else reaches the engine, which refuses it as malformed
+
+
+def gongzhu_action(data: dict) -> dict | None:
+    """A Gong Zhu move from a browser frame, or None if the frame is no move at all."""
+    kind = data.get("action")
+    if kind == "play":
+        return {"type": "play", "card": data.get("card")}
+    if kind == "expose":
+        return {"type": "expose", "cards": frame_cards(data.get("cards"))}
+    return None
+
+
+def gongzhu_replay(table, hand, steps, names) -> dict:
+    """Trick by trick, from the rebuilt hand (``steps``) or, failing that, the logged plays."""
+    if steps is not None:
+        final = steps[-1][2] if steps else {}
+        tricks = final.get("tricks") or []
+        exposures = [
+            {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
+            for s, cards in enumerate(final.get("exposed") or [])
+        ]
+    else:
+        plays = [
+            (e.seat, e.action.get("card"))
+            for e in hand.actions.order_by("seq")
+            if e.action.get("type") == "play"
+        ]
+        tricks = [
+            {"plays": [{"seat": s, "card": c} for s, c in plays[i : i + 4]], "winner": None}
+            for i in range(0, len(plays), 4)
+        ]
+        exposures = []
+    return {
+        "exposures": exposures,
+        "tricks": [
+            {
+                "number": i + 1,
+                "plays": [
+                    {"name": names[p["seat"]]["name"], "card": Card(p["card"])} for p in t["plays"]
+                ],
+                "winner": names[t["winner"]]["name"] if t.get("winner") is not None else "",
+            }
+            for i, t in enumerate(tricks)
+        ],
+    }

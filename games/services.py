@@ -159,11 +159,10 @@ def _start_hand(table: Table, state) -> Hand:
     """
     gspec = spec(table.game)
     game = gspec.engine
-    number = game.public_view(state).get("hand_number") or (table.hands.count() + 1)
     hand = Hand.objects.create(
         table=table,
-        number=number,
-        deal=gspec.dealt_cards(state),
+        number=table.hands.count() + 1,
+        deal=gspec.dealt_cards(state, table.seats.count()),
         engine_version=gspec.rules_version,
     )
     movers = game.to_move(state)
@@ -216,14 +215,34 @@ def _finish_hand_if_over(table: Table, hand: Hand, state) -> None:
         table.finished_at = timezone.now()
 
 
-def create_table(user, game_name: str, level: str = "normal", options: dict | None = None) -> Table:
+def create_table(
+    user,
+    game_name: str,
+    level: str = "normal",
+    options: dict | None = None,
+    seats: int | None = None,
+    replaces=None,
+) -> Table:
+    """A new table with ``user`` in seat 0 and bots elsewhere, dealt and recorded.
+
+    ``replaces``: the code of the player's session this one succeeds (new settings make new
+    totals); that session ends and stays in the history.
+    """
     gspec = spec(game_name)
     if level not in LEVELS:
         raise Refused("bad_level")
+    seats = seats or gspec.default_seats
+    if seats not in gspec.seat_counts:
+        raise Refused("bad_seats")
     opts = {**gspec.default_options, **(options or {})}
+    if set(opts) != set(gspec.default_options):
+        raise Refused("bad_options")
     seed = _seed()
     game = gspec.engine
-    state = game.new_match(seed=seed, seats=gspec.seats, options=opts or None)
+    try:
+        state = game.new_match(seed=seed, seats=seats, options=opts or None)
+    except (ValueError, TypeError) as e:
+        raise Refused("bad_options") from e
     with transaction.atomic():
         table = Table.objects.create(
             game=game_name,
@@ -234,14 +253,31 @@ def create_table(user, game_name: str, level: str = "normal", options: dict | No
             level=level,
         )
         Seat.objects.create(table=table, index=0, user=user)
-        for i in range(1, gspec.seats):
+        for i in range(1, seats):
             Seat.objects.create(table=table, index=i, bot_level=level)
         _start_hand(table, state)
         state = load_state(table)
         _schedule_bots(table, state)
         table.save()
         _notify(table)
+        if replaces:
+            _end_session(replaces, user)
     return table
+
+
+def _end_session(code, user) -> None:
+    try:
+        old = Table.objects.select_for_update().get(code=code)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        return
+    if seat_of(old, user) is None or not old.is_active:
+        return
+    old.status = Table.Status.FINISHED
+    old.finished_at = timezone.now()
+    old.bot_due_at = None
+    old.version += 1
+    old.save()
+    _notify(old)
 
 
 def _locked(code) -> Table:

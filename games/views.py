@@ -14,10 +14,11 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
-from games import history, presenters, services
-from games.gameplay import SPECS
+from games import history, services
+from games.gameplay import SPECS, spec
 from games.guests import GuestLimit, create_guest
-from games.models import Table
+from games.messages import refusal
+from games.models import LEVEL_CHOICES, Table
 
 
 def _get_table_for_user(request, code) -> Table:
@@ -28,14 +29,26 @@ def _get_table_for_user(request, code) -> Table:
     return table
 
 
-@require_POST
 def play_now(request, game: str):
-    """Start a match; a visitor without an account gets a guest account first."""
-    if game not in SPECS or not SPECS[game].playable:
+    """Start a match; a visitor without an account gets a guest account first.
+
+    A game with table settings (players, options) shows them first (GET); the form posts here.
+    """
+    gspec = SPECS.get(game)
+    if gspec is None or not gspec.playable:
         raise Http404
+    if request.method != "POST":
+        if not gspec.has_setup:
+            return redirect(reverse("lobby") + f"#{game}")
+        return render(request, f"games/{game}/setup.html", _setup_context(request, gspec))
     level = request.POST.get("level", "normal")
     if level not in services.LEVELS:
         level = "normal"
+    try:
+        seats = int(request.POST.get("seats") or gspec.default_seats)
+    except ValueError:
+        seats = gspec.default_seats
+    options = {key: request.POST.get(key, value) for key, value in gspec.default_options.items()}
     if not request.user.is_authenticated:
         try:
             user = create_guest(client_ip(request), translation.get_language())
@@ -46,10 +59,43 @@ def play_now(request, game: str):
             )
             return redirect("lobby")
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    table = services.create_table(request.user, game, level)
+    try:
+        table = services.create_table(
+            request.user,
+            game,
+            level,
+            options=options,
+            seats=seats,
+            replaces=request.POST.get("replaces"),
+        )
+    except services.Refused as e:
+        messages.error(request, refusal(e.code, e.params))
+        return redirect("lobby")
     if request.htmx:
         return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
     return redirect("games:table", code=table.code)
+
+
+def _setup_context(request, gspec) -> dict:
+    """The settings screen before the first round, prefilled from the session it replaces."""
+    current = None
+    code = request.GET.get("replaces")
+    if code and request.user.is_authenticated:
+        try:
+            current = services.get_table(code)
+        except services.Refused:
+            current = None
+        if current is not None and services.seat_of(current, request.user) is None:
+            current = None
+    return {
+        "spec": gspec,
+        "seat_counts": gspec.seat_counts,
+        "seats": current.seats.count() if current else gspec.default_seats,
+        "options": current.options if current else gspec.default_options,
+        "level": current.level if current else "normal",
+        "levels": LEVEL_CHOICES,
+        "replaces": current,
+    }
 
 
 @login_required
@@ -57,9 +103,9 @@ def table_page(request, code):
     table = _get_table_for_user(request, code)
     seat = services.seat_of(table, request.user)
     view = services.view_for(table, seat)
-    context = presenters.gongzhu_context(table, view, seat, state=services.load_state(table))
+    context = spec(table.game).present(table, view, seat, state=services.load_state(table))
     context["toast"] = ""
-    return render(request, f"games/{table.game}/table.html", context)
+    return render(request, spec(table.game).template, context)
 
 
 @login_required
@@ -101,4 +147,4 @@ def hand_replay(request, code, number: int):
     context = history.replay_context(table, number, request.user)
     if context is None:
         raise Http404
-    return render(request, "games/replay.html", context)
+    return render(request, spec(table.game).replay_template, context)

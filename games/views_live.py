@@ -9,17 +9,19 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import messages, presenters, services
+from games import messages, services
+from games.gameplay import spec
 
 
-def _board(table, user, selected=(), toast: str = "") -> tuple[str, int]:
+def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) -> tuple[str, int]:
     seat = services.seat_of(table, user)
     view = services.view_for(table, seat)
     state = services.load_state(table)
-    context = presenters.gongzhu_context(table, view, seat, state=state, selected=selected)
+    context = spec(table.game).present(table, view, seat, state=state, selected=selected)
     context["toast"] = toast
+    context["hint"] = hint
     context["user"] = user
-    html = render_to_string(f"games/{table.game}/table.html#board", context)
+    html = render_to_string(spec(table.game).template + "#board", context)
     html += render_to_string("games/_toast.html", {"message": toast})
     return html, table.version
 
@@ -46,30 +48,13 @@ def _version(data) -> int | None:
         return None
 
 
-def _cards(value) -> list:
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return value
-    return [value]  # not a list of codes: the engine refuses it as malformed
-
-
 def handle(code, user, language: str, data: dict):
+    """One frame from the browser: a move of the game, or one of the table's own commands."""
     with translation.override(language):
         kind = data.get("action")
         version = _version(data)
         try:
-            if kind == "play":
-                services.submit_action(
-                    code, user, {"type": "play", "card": data.get("card")}, version
-                )
-            elif kind == "expose":
-                services.submit_action(
-                    code, user, {"type": "expose", "cards": _cards(data.get("cards"))}, version
-                )
-            elif kind == "next":
+            if kind == "next":
                 services.start_next_hand(code, user, version)
             elif kind == "fast":
                 services.fast_forward(code, user)
@@ -84,9 +69,13 @@ def handle(code, user, language: str, data: dict):
                 if hint is None:
                     raise services.Refused("not_your_turn")
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
-                return _board(table, user, selected=selected)
+                return _board(table, user, selected=selected, hint=hint)
             else:
-                return _toast_only("bad_frame")
+                table = services.get_table(code)
+                action = spec(table.game).action_from_frame(data)
+                if action is None:
+                    return _toast_only("bad_frame")
+                services.submit_action(code, user, action, version)
         except services.Refused as e:
             if e.code == "no_such_table":
                 return _toast_only(e.code)

@@ -90,7 +90,7 @@ def allowed_cards(table, version, phase):
     hands = list(t.hands.order_by("number"))
     allowed = set()
     for hand in hands:
-        allowed |= set(hand.deal[0])
+        allowed |= set(hand.deal["hands"][0])
     for entry in ActionLog.objects.filter(table=t, seq__lte=version):
         if entry.action.get("type") == "play":
             allowed.add(entry.action["card"])
@@ -181,6 +181,8 @@ async def test_an_outsider_sees_no_hand_and_cannot_act():
     owner = await make_user("ren")
     outsider = await make_user("zoe")
     table = await make_table(owner)
+    mine = await connect(owner, table)
+    await until(mine, my_turn)  # the bots wait for the owner now, so nothing else moves
     comm = await connect(outsider, table)
     html = await comm.receive_from(timeout=10)
     assert 'class="hand__card' not in html
@@ -191,6 +193,7 @@ async def test_an_outsider_sees_no_hand_and_cannot_act():
     assert "not seated at this table" in reply
     assert (await reload(table)).state == before
     await comm.disconnect()
+    await mine.disconnect()
 
 
 async def test_anonymous_gets_4401():

@@ -40,7 +40,11 @@ def test_it_creates_a_table_with_the_bots_already_decided(table, owner):
     assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"easy"}
     assert len(table.seed) >= 30 and int(table.seed) < 2**128
     hand = table.hands.get()
-    assert hand.number == 1 and len(hand.deal) == 4 and all(len(h) == 13 for h in hand.deal)
+    assert (
+        hand.number == 1
+        and len(hand.deal["hands"]) == 4
+        and all(len(h) == 13 for h in hand.deal["hands"])
+    )
     state = state_of(table)
     # The exposure phase waits only for the human, if the human has a choice at all.
     legal = GAME.legal_actions(state, 0) if 0 in GAME.to_move(state) else []
@@ -142,7 +146,7 @@ def test_a_whole_hand_is_recorded_and_replays_exactly(table, owner):
     play_hand(table, owner, random.Random(5))
     hand = Hand.objects.get(table=table, number=1)
     assert hand.ended_at is not None
-    assert sum(len(c) for c in hand.deal) == 52
+    assert sum(len(c) for c in hand.deal["hands"]) == 52
     state = state_of(table)
     assert hand.scores == GAME.hand_result(state)["scores"]
     steps = history.replay_steps(table, 1)
@@ -206,7 +210,7 @@ def test_bots_never_get_the_state(monkeypatch, table):
     monkeypatch.setattr(bots.EasyBot, "act", spy)
     services.run_bots(table.code)
     for obs in seen:
-        assert set(obs["hand"]) <= set(table.hands.get().deal[obs["seat"]])
+        assert set(obs["hand"]) <= set(table.hands.get().deal["hands"][obs["seat"]])
 
 
 def test_resign_ends_the_match(table, owner):
