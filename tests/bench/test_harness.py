@@ -92,6 +92,8 @@ def test_unknown_games_are_refused():
     with pytest.raises(CommandError):
         run_command("botmatch", "skat")
     with pytest.raises(CommandError):
+        run_command("botmatch", "gongzhu", hero="grandmaster")
+    with pytest.raises(CommandError):
         run_command("enginebench", "skat")
     with pytest.raises(CommandError):
         run_command("enginebench", "gongzhu", compare="rlcard")

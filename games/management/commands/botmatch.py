@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bench import harness
+from games.bots import LEVELS
 from games.engine import game_names, get_game
 
 
@@ -32,6 +33,9 @@ class Command(BaseCommand):
         name = opts["game"]
         if name not in game_names():
             raise CommandError(f"unknown game {name!r}")
+        for role in ("hero", "villain"):
+            if opts[role] not in ("random", *LEVELS):
+                raise CommandError(f"unknown {role} level {opts[role]!r}")
         game = get_game(name)
         seats = opts["seats"] or game.seat_counts[0]
         if seats not in game.seat_counts:
