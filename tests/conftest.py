@@ -47,3 +47,9 @@ def pytest_terminal_summary(terminalreporter):
         if any(counts.values())
         else "browser tests (Chromium): none collected"
     )
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s per login; the throttle tests log in dozens of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

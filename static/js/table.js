@@ -85,8 +85,13 @@
   function syncSelection() {
     var sel = document.querySelector(".hand__card.is-selected.is-playable");
     if (sel) select(sel);
-    var focus = document.querySelector(".hand__card.is-selected") ;
-    if (focus && document.activeElement === document.body) focus.focus();
+    // A new board replaces the focused card: give the focus back to the hand, so a keyboard
+    // player can go on without reaching for the mouse.
+    if (document.activeElement === document.body) {
+      var focus = document.querySelector(".hand__card.is-selected") ||
+        document.querySelector(".hand[data-my-turn='1'] .hand__card.is-playable");
+      if (focus) focus.focus({ preventScroll: true });
+    }
   }
 
   // Keyboard: arrows move between cards, Enter/Space selects, Enter on the selected card plays.

@@ -32,9 +32,10 @@ def wait_for_turn_or_summary(page):
     )
 
 
-def play_hand(page, shots=None):
+def play_hand(page, shots=None, keyboard=False):
     """Play until the hand summary appears, always choosing a card the page marks playable."""
     took_trick_shot = False
+    used_keyboard = False
     for _ in range(80):
         wait_for_turn_or_summary(page)
         if page.locator(".summary__panel").is_visible():
@@ -59,6 +60,18 @@ def play_hand(page, shots=None):
                 page.screenshot(path=shots("collected"), full_page=True)
             took_trick_shot = True
         card = playable.first
+        if keyboard and not used_keyboard:
+            # From the keyboard: focus a card, arrows move between cards, Enter selects, Enter plays.
+            page.locator(".hand__card").first.focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            card.focus()
+            page.keyboard.press("Enter")
+            expect(card).to_have_class(re.compile("is-selected"))
+            page.keyboard.press("Enter")
+            expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+            used_keyboard = True
+            continue
         card.click(position=EDGE)
         expect(card).to_have_class(re.compile("is-selected"))
         page.get_by_test_id("play").click()
@@ -78,7 +91,7 @@ def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
     expect(page).to_have_url(re.compile(r"/en/tables/[0-9a-f-]+/$"))
     expect(page.locator("#board")).to_be_visible()
 
-    play_hand(page, shots)
+    play_hand(page, shots, keyboard=True)
     expect(page.locator(".summary__panel")).to_contain_text("Hand 1")
     page.screenshot(path=shots("summary"), full_page=True)
     page.get_by_test_id("next-hand").click()
