@@ -86,3 +86,21 @@ def test_screenshots_desktop_and_phone(page, phone_page, site_url, artifacts_dir
     phone_page.screenshot(path=os.path.join(artifacts_dir, "lobby-phone.png"), full_page=True)
     phone_page.goto(f"{site_url}/en/accounts/profile/")
     phone_page.screenshot(path=os.path.join(artifacts_dir, "profile-phone.png"), full_page=True)
+
+
+def test_the_page_reconnects_after_a_clean_close(page, site_url):
+    """The htmx ws extension retries only after 1006/1011/1012/1013; our script after any
+    close that is not 44xx (a server restart or a proxy timeout closes cleanly with 1000/1001)."""
+    _signup(page, site_url, f"re{uuid.uuid4().hex[:6]}")
+    status = page.locator("#live-status")
+    expect(status).to_have_attribute("data-state", "online")
+    page.evaluate(
+        """() => {
+        const elt = document.querySelector('[ws-connect]');
+        window.__opens = 0;
+        elt.addEventListener('htmx:wsOpen', () => { window.__opens += 1; });
+        elt['htmx-internal-data'].webSocket.socket.close(1000);
+    }"""
+    )
+    expect(status).to_have_attribute("data-state", "online", timeout=15000)
+    page.wait_for_function("() => window.__opens >= 1", timeout=15000)
