@@ -128,6 +128,12 @@ class Measurement:
     def actions_per_second(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
+    @property
+    def cpu_ms_per_action(self) -> float | None:
+        if self.server_cpu is None or not self.actions:
+            return None
+        return self.server_cpu / self.actions * 1000
+
     def latency_ms(self, p: float) -> float | None:
         return percentile(self.latencies, p) * 1000 if self.latencies else None
 
@@ -142,10 +148,9 @@ class Measurement:
             f"actions/s {self.actions_per_second:.1f} ({self.actions} in {self.seconds:.1f} s)",
         ]
         if self.server_cpu is not None:
-            per_action = self.server_cpu / self.actions * 1000 if self.actions else 0.0
             parts.append(
                 f"server CPU {self.server_cpu / self.seconds * 100:.0f}% "
-                f"({per_action:.2f} ms/action)"
+                f"({self.cpu_ms_per_action or 0.0:.2f} ms/action)"
             )
         parts.append(f"client CPU {self.client_cpu / self.seconds * 100:.0f}%")
         if self.kind == "site":
@@ -167,9 +172,12 @@ def summary(results: list[Measurement], repeat: int) -> str:
         return "-" if v is None else format(v, spec)
 
     rows = [
-        f"medians over {repeat} run(s); latency in ms (human action -> own updated board)",
+        f"medians over {repeat} run(s); latency in ms (human action -> own updated board); "
+        "ratio = site act/s / bare act/s; cpu = daphne CPU ms per applied action, "
+        "cpu.ratio = bare cpu / site cpu (the ratio if both had the CPU to themselves)",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
-        f"{'act/s':>9}{'bare/s':>9}{'bare.med':>9}{'ratio':>7}",
+        f"{'act/s':>9}{'bare/s':>9}{'bare.med':>9}{'ratio':>7}{'cpu':>7}{'bare.cpu':>9}"
+        f"{'cpu.ratio':>10}",
     ]
     keys = sorted({(m.regime, m.tables) for m in results}, key=lambda k: (k[0] != "human", k[1]))
     for regime, tables in keys:
@@ -178,6 +186,9 @@ def summary(results: list[Measurement], repeat: int) -> str:
         site_aps = _median([m.actions_per_second for m in site])
         bare_aps = _median([m.actions_per_second for m in bare])
         ratio = site_aps / bare_aps if site_aps is not None and bare_aps else None
+        site_cpu = _median([m.cpu_ms_per_action for m in site])
+        bare_cpu = _median([m.cpu_ms_per_action for m in bare])
+        cpu_ratio = bare_cpu / site_cpu if site_cpu and bare_cpu else None
         rows.append(
             f"{regime:<7}{tables:>7}"
             f"{fmt(_median([m.latency_ms(50) for m in site])):>9}"
@@ -187,6 +198,7 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(site_aps):>9}{fmt(bare_aps):>9}"
             f"{fmt(_median([m.latency_ms(50) for m in bare])):>9}"
             f"{fmt(ratio, '.2f'):>7}"
+            f"{fmt(site_cpu, '.2f'):>7}{fmt(bare_cpu, '.2f'):>9}{fmt(cpu_ratio, '.2f'):>10}"
         )
     return "\n".join(rows)
 

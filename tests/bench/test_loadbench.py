@@ -37,9 +37,9 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
         )
         assert done.returncode == 0, done.stderr[-3000:]
         out = done.stdout
-        # The summary row: regime, tables, latency median/p95/p99, samples, actions/s,
-        # bare actions/s, bare latency median, ratio.
-        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 8) + r"\s*$", out, re.M)
+        # The summary row: regime, tables, latency median/p95/p99, samples, actions/s, bare
+        # actions/s, bare latency median, ratio, CPU ms per action (site, bare), CPU ratio.
+        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 11) + r"\s*$", out, re.M)
         assert row, out
         figures = [float(v) for v in row.groups()]
         assert all(v > 0 for v in figures), out
