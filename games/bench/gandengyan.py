@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import random
 
+from games.bots.gandengyan import HARD_SAMPLES
 from games.engine import get_game
 from games.engine.cards import JOKERS
 from games.engine.gandengyan.combos import card_order
-
-HARD_SAMPLES = 16
 
 
 def bot_options(level: str) -> dict:
