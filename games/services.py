@@ -20,7 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from cardsite import realtime
@@ -60,9 +60,14 @@ class BotTask:
 # ---------------------------------------------------------------- reading
 
 
+def _with_seats(queryset):
+    # Seats, their players and profiles in one query: the view and the checks all read them.
+    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
+
+
 def get_table(code) -> Table:
     try:
-        return Table.objects.get(code=code)
+        return _with_seats(Table.objects).get(code=code)
     except (Table.DoesNotExist, ValueError, TypeError) as e:
         raise Refused("no_such_table") from e
 
@@ -282,13 +287,14 @@ def _end_session(code, user) -> None:
 
 def _locked(code) -> Table:
     try:
-        return Table.objects.select_for_update().get(code=code)
+        return _with_seats(Table.objects.select_for_update()).get(code=code)
     except (Table.DoesNotExist, ValueError, TypeError) as e:
         raise Refused("no_such_table") from e
 
 
 def _current_hand(table: Table) -> Hand:
-    return table.hands.order_by("-number").first()
+    # Only the columns an action needs: the deal is large and never changes.
+    return table.hands.only("id", "number", "ended_at").order_by("-number").first()
 
 
 def submit_action(code, user, action: dict, version) -> Table:
@@ -307,12 +313,13 @@ def submit_action(code, user, action: dict, version) -> Table:
         before = game.public_view(state)
         if game.hand_over(state):
             raise Refused("hand_over")
+        hand = _current_hand(table)
         try:
-            state = _log_and_apply(table, _current_hand(table), state, seat, action)
+            state = _log_and_apply(table, hand, state, seat, action)
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
         table.state = game.to_json(state)
-        _finish_hand_if_over(table, _current_hand(table), state)
+        _finish_hand_if_over(table, hand, state)
         _schedule_bots(table, state, before)
         table.save()
         _notify(table)
@@ -453,9 +460,10 @@ def apply_bot_move(task: BotTask, action: dict) -> Table | None:
         game = spec(table.game).engine
         state = load_state(table)
         before = game.public_view(state)
-        state = _log_and_apply(table, _current_hand(table), state, task.seat, action)
+        hand = _current_hand(table)
+        state = _log_and_apply(table, hand, state, task.seat, action)
         table.state = game.to_json(state)
-        _finish_hand_if_over(table, _current_hand(table), state)
+        _finish_hand_if_over(table, hand, state)
         _schedule_bots(table, state, before)
         table.save()
         _notify(table)
