@@ -114,7 +114,7 @@ SPECS: dict[str, GameSpec] = {
         presenter="games.presenters_gandengyan.gandengyan_context",
         frame_reader="games.presenters_gandengyan.gandengyan_action",
         replay_presenter="games.presenters_gandengyan.gandengyan_replay",
-        playable=False,
+        playable=True,
         trick_closed=_gandengyan_trick_closed,
         deal_record=_gandengyan_deal,
     ),

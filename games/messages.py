@@ -53,6 +53,7 @@ def refusal(code: str, params: dict | None = None) -> str:
     p = params or {}
     suit = SUIT_NAMES.get(p.get("suit", ""), "")
     card = card_name(p["card"]) if isinstance(p.get("card"), str) and len(p["card"]) == 2 else ""
+    play, needed = _gandengyan_play(p)
     messages = {
         # common engine codes
         "not_your_turn": _("It is not your turn."),
@@ -71,6 +72,29 @@ def refusal(code: str, params: dict | None = None) -> str:
             "You exposed the %(card)s: it may not go into the first trick of %(suit)s while you hold another card of that suit."
         )
         % {"card": card, "suit": suit},
+        # Gan Deng Yan
+        "not_one_higher": (
+            _("Exactly one rank higher: on the %(play)s only %(needed)s goes.")
+            % {"play": play, "needed": needed}
+            if needed
+            else _("Nothing is one rank higher than the %(play)s.") % {"play": play}
+        ),
+        "wrong_length": _("Follow the %(play)s with as many cards: %(count)s.")
+        % {"play": play, "count": p.get("count", "")},
+        "wrong_kind": _(
+            "Follow the %(play)s with the same shape one rank higher, a 2 where it counts, or a bomb."
+        )
+        % {"play": play},
+        "joker_as_two": _("A joker stands for 3 to ace, never for a 2."),
+        "two_in_run": _("A 2 never goes into a straight or a pair run."),
+        "lone_joker": _(
+            "A joker cannot be played alone – only as your last card, on your lead, once the stock is empty."
+        ),
+        "pass_on_lead": _("You lead: play something – you cannot pass."),
+        "not_a_play": _(
+            "Those cards form no play: a single, a pair, a straight of 3 or more, a pair run or a bomb."
+        ),
+        "does_not_beat": _("That does not beat the %(play)s on the table.") % {"play": play},
         # the site
         "stale": _("The table has moved on since you looked. Here is the current state."),
         "not_seated": _("You are not seated at this table, so you cannot act here."),
@@ -83,3 +107,31 @@ def refusal(code: str, params: dict | None = None) -> str:
         "bad_options": _("Those table settings are not available."),
     }
     return messages.get(code) or _("That move is not allowed.")
+
+
+def _gandengyan_play(p: dict) -> tuple[str, str]:
+    """Gan Deng Yan refusals name the play on the table and the one that would beat it."""
+    if p.get("kind") not in ("single", "pair", "straight", "pair_run", "bomb", "joker_bomb"):
+        return "", ""
+    from games.presenters_gandengyan import combo_label
+
+    rank = p.get("rank")
+    count = p.get("count") if isinstance(p.get("count"), int) else 1
+    combo = {"kind": p["kind"], "low": rank, "high": rank, "count": count}
+    if p["kind"] in ("straight", "pair_run") and isinstance(rank, str):
+        from games.engine.gandengyan.combos import ORDER
+
+        length = count if p["kind"] == "straight" else count // 2
+        i = ORDER.find(rank)
+        combo["high"] = ORDER[min(i + length - 1, len(ORDER) - 1)] if i >= 0 else rank
+    needed = p.get("needed")
+    if isinstance(needed, str) and needed:
+        high = combo["high"]
+        if p["kind"] in ("straight", "pair_run") and isinstance(high, str):
+            from games.engine.gandengyan.combos import ORDER
+
+            high = ORDER[min(ORDER.find(high) + 1, len(ORDER) - 1)]
+        needed = combo_label({"kind": p["kind"], "low": needed, "high": high, "count": count})
+    else:
+        needed = ""
+    return combo_label(combo), needed

@@ -1,0 +1,534 @@
+"""Gan Deng Yan: observation -> template context (spec/gan-deng-yan.en.txt, "How to play").
+
+Everything here reads one seat's observation (or the public view), so a page or a frame can
+never show more than that seat may know: the hand is the seat's own, other seats are counts,
+a draw is "who drew" unless the viewer drew it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import messages
+from games.engine.base import Combo
+from games.engine.cards import JOKERS
+from games.engine.gandengyan.combos import ORDER, card_order, joker_stand_ins, readings
+from games.models import LEVEL_CHOICES
+from games.presenters import Card, frame_cards, seat_names
+
+# The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
+POSITIONS = {
+    2: ("bottom", "top"),
+    3: ("bottom", "right", "left"),
+    4: ("bottom", "right", "top", "left"),
+}
+
+
+@dataclass
+class PlayedCard(Card):
+    """A card on the table; a joker carries the rank it stands for ("as 9")."""
+
+    as_rank: str = ""
+
+    @property
+    def tag(self) -> str:
+        if not self.as_rank:
+            return ""
+        return _("as %(rank)s") % {"rank": rank_short(self.as_rank)}
+
+
+@dataclass
+class HandCard(Card):
+    new: bool = False  # drawn at the last draw
+
+
+@dataclass
+class Play:
+    seat: int
+    name: str
+    cards: list[PlayedCard] = field(default_factory=list)
+    label: str = ""
+    passed: bool = False
+
+
+def rank_short(rank: str) -> str:
+    return messages.RANK_SHORT.get(rank, rank)
+
+
+def signature(cards) -> str:
+    """A selection up to suit and joker: its ranks in order and its number of jokers."""
+    ranks = sorted(
+        (ORDER.index(c[0]) for c in cards if c not in JOKERS),
+    )
+    jokers = sum(1 for c in cards if c in JOKERS)
+    return "".join(ORDER[r] for r in ranks) + "*" * jokers
+
+
+def kind_name(kind: str) -> str:
+    return {
+        "single": _("single"),
+        "pair": _("pair"),
+        "straight": _("straight"),
+        "pair_run": _("pair run"),
+        "bomb": _("bomb"),
+        "joker_bomb": _("joker bomb"),
+    }.get(kind, kind)
+
+
+def combo_label(combo: dict) -> str:
+    """A play in words: "single 7", "pair of 9s", "straight 5–7", "bomb of four 8s"."""
+    kind, low, high, count = combo["kind"], combo.get("low"), combo.get("high"), combo["count"]
+    if kind == "joker_bomb":
+        return _("joker bomb")
+    if low in JOKERS:
+        return _("single joker")
+    lo, hi = rank_short(low or ""), rank_short(high or "")
+    if kind == "single":
+        return _("single %(rank)s") % {"rank": lo}
+    if kind == "pair":
+        return _("pair of %(rank)ss") % {"rank": lo}
+    if kind == "straight":
+        return _("straight %(low)s–%(high)s") % {"low": lo, "high": hi}
+    if kind == "pair_run":
+        return _("pair run %(low)s–%(high)s") % {"low": lo, "high": hi}
+    if kind == "bomb":
+        return ngettext("bomb of %(count)d × %(rank)s", "bomb of %(count)d × %(rank)s", count) % {
+            "count": count,
+            "rank": lo,
+        }
+    return kind_name(kind)
+
+
+def played_cards(entry: dict) -> list[PlayedCard]:
+    stand_ins = entry.get("jokers_as")
+    if stand_ins is None:
+        stand_ins = joker_stand_ins(Combo.from_dict(entry["combo"]), entry["cards"])
+    return [PlayedCard(c, as_rank=stand_ins.get(c, "")) for c in entry["cards"]]
+
+
+def _play(entry: dict, names: dict) -> Play:
+    name = names[entry["seat"]]["name"]
+    if entry["type"] == "pass":
+        return Play(entry["seat"], name, passed=True)
+    return Play(entry["seat"], name, played_cards(entry), combo_label(entry["combo"]))
+
+
+def requirement_text(req: dict | None) -> str:
+    """The status line when following: "To beat single 7: only 8 · or a 2 · or a bomb"."""
+    if not req:
+        return ""
+    table = combo_label(req)
+    if req["kind"] == "joker_bomb" or req.get("low") in JOKERS:
+        return _("Nothing beats the %(play)s: pass.") % {"play": table}
+    options = []
+    one = req.get("one_higher")
+    if one:
+        high = req.get("one_higher_high") or one
+        if req["kind"] == "single":
+            options.append(rank_short(one))
+        elif req["kind"] == "pair":
+            options.append(_("a pair of %(rank)ss") % {"rank": rank_short(one)})
+        elif req["kind"] == "straight":
+            options.append(
+                _("straight %(low)s–%(high)s") % {"low": rank_short(one), "high": rank_short(high)}
+            )
+        elif req["kind"] == "pair_run":
+            options.append(
+                _("pair run %(low)s–%(high)s") % {"low": rank_short(one), "high": rank_short(high)}
+            )
+    if req.get("two_beats"):
+        options.append(_("a 2") if req["kind"] == "single" else _("a pair of 2s"))
+    if req["kind"] == "bomb":
+        bomb = req.get("min_bomb") or {}
+        if bomb.get("above"):
+            options.append(
+                _("a bomb of %(count)d above %(rank)s")
+                % {"count": bomb["count"], "rank": rank_short(bomb["above"])}
+            )
+            options.append(_("a longer bomb"))
+        else:
+            options.append(_("a bomb of %(count)d or more") % {"count": bomb.get("count", 3)})
+        options.append(_("the joker bomb"))
+    elif req.get("bomb_beats"):
+        options.append(_("a bomb"))
+    text = _("To beat %(play)s: only %(first)s") % {"play": table, "first": options[0]}
+    for option in options[1:]:
+        text += " · " + _("or %(option)s") % {"option": option}
+    return text
+
+
+def _legal_plays(view: dict) -> list[dict]:
+    """The seat's legal plays for the page's script: it finds the readings of a selection
+    among them (a selection is a play up to suit and joker)."""
+    out = []
+    for action in view.get("legal") or []:
+        if action["type"] != "play":
+            continue
+        combo = action["combo"]
+        stand_ins = joker_stand_ins(Combo.from_dict(combo), action["cards"])
+        label = combo_label(combo)
+        if stand_ins:
+            label += (
+                " ("
+                + ", ".join(
+                    _("joker as %(rank)s") % {"rank": rank_short(r)} for r in stand_ins.values()
+                )
+                + ")"
+            )
+        out.append({"sig": signature(action["cards"]), "combo": combo, "label": label})
+    return out
+
+
+def _positions(seats: int, viewer: int) -> dict[int, str]:
+    return {s: POSITIONS[seats][(s - viewer) % seats] for s in range(seats)}
+
+
+def _last_draws(log: list[dict]) -> tuple[list[dict], int | None]:
+    """The draws after the last closed trick, and who took that trick."""
+    draws: list[dict] = []
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["type"] == "trick_won":
+            draws = [e for e in log[i + 1 :] if e["type"] == "draw"]
+            return draws, log[i]["seat"]
+    return [], None
+
+
+def _closed_trick(log: list[dict]) -> list[dict]:
+    """The entries of the trick that closed last (shown until the winner leads again)."""
+    end = max((i for i, e in enumerate(log) if e["type"] == "trick_won"), default=None)
+    if end is None:
+        return []
+    start = max((i for i, e in enumerate(log[:end]) if e["type"] == "trick_won"), default=-1)
+    return [e for e in log[start + 1 : end] if e["type"] in ("play", "pass")]
+
+
+def gandengyan_context(table, view: dict, seat: int | None, state=None, selected=()) -> dict:
+    """The Gan Deng Yan board for one viewer (``seat`` None: a spectator at seat 0)."""
+    viewer = 0 if seat is None else seat
+    names = seat_names(table)
+    n = view["seats"]
+    where = _positions(n, viewer)
+    turn = view.get("turn")
+    over = bool(view.get("result"))
+    log = view.get("log") or []
+    trick = view.get("trick") or []
+    not_played = set(view.get("not_played") or [])
+    totals = view["totals"]
+
+    # Each seat's latest move in the trick (a pass, or the cards it played).
+    latest: dict[int, Play] = {}
+    for entry in trick:
+        if entry["type"] in ("play", "pass"):
+            latest[entry["seat"]] = _play(entry, names)
+
+    seats = []
+    for s in range(n):
+        seats.append(
+            {
+                "index": s,
+                "position": where[s],
+                "name": names[s]["name"],
+                "is_bot": names[s]["is_bot"],
+                "level": names[s]["level"],
+                "is_viewer": s == seat,
+                "count": view["counts"][s],
+                "total": totals[s],
+                "dealer": view.get("dealer") == s,
+                "to_move": not over and turn == s,
+                "spring": s in not_played and not over,
+                "latest": latest.get(s),
+                "winner": over and view.get("winner") == s,
+            }
+        )
+
+    table_play = view.get("table")
+    on_table = _play(table_play, names) if table_play else None
+    draws, trick_winner = _last_draws(log)
+    # A trick that has just closed stays in view, with the draws, until the next play.
+    closed = []
+    if not trick and not over and trick_winner is not None:
+        closed = [_play(e, names) for e in _closed_trick(log) if e["type"] == "play"]
+    if over:
+        last = [e for e in log if e["type"] == "play"]
+        on_table = _play(last[-1], names) if last else None
+    draw_feed = [
+        {
+            "name": names[d["seat"]]["name"],
+            "is_viewer": d["seat"] == seat,
+            "count": d["count"],
+            "cards": [Card(c) for c in d.get("cards", [])],
+        }
+        for d in draws
+    ]
+    new_cards = {c for d in draws if d["seat"] == seat for c in d.get("cards", [])}
+
+    my_turn = seat is not None and not over and turn == seat
+    leading = bool(view.get("leading"))
+    following = my_turn and not leading
+    playable = set(view.get("playable") or []) if my_turn else set()
+    hand = [
+        HandCard(
+            c,
+            playable=c in playable,
+            selected=c in selected,
+            new=c in new_cards,
+        )
+        for c in view.get("hand") or []
+    ]
+    legal = _legal_plays(view) if my_turn else []
+    can_play = any(a["type"] == "play" for a in view.get("legal") or []) if my_turn else False
+
+    status = _status(view, seat, names, my_turn, leading, can_play)
+    tracker = view.get("tracker") or _public_tracker(view)
+    return {
+        "view": view,
+        "viewer": seat,
+        "spectator": seat is None,
+        "phase": "over" if over else ("lead" if leading else "follow"),
+        "seats": seats,
+        "seats_by_position": {s["position"]: s for s in seats},
+        "opponents": [s for s in seats if s["position"] != "bottom"],
+        "me": next(s for s in seats if s["position"] == "bottom"),
+        "on_table": on_table,
+        "requirement": requirement_text(view.get("requirement")) if table_play else "",
+        "closed": closed,
+        "closed_winner": names[trick_winner]["name"] if closed and trick_winner is not None else "",
+        "draw_feed": draw_feed if (not trick and not over) else [],
+        "hand": hand,
+        "hand_wraps": len(hand) > 13,
+        "my_turn": my_turn,
+        "following": following,
+        "leading": my_turn and leading,
+        "can_play": can_play,
+        "legal_json": json.dumps(legal, separators=(",", ":")),
+        "status": status,
+        "stock": view.get("stock", 0),
+        "bombs": view.get("bombs", 0),
+        "base_multiplier": view.get("base_multiplier", 1),
+        "draw_rule": view.get("draw"),
+        "tracker": tracker,
+        "round": view.get("round", 1),
+        "dealer_name": names[view["dealer"]]["name"] if view.get("dealer") is not None else "",
+        "fresh_deal": not any(e["type"] in ("play", "pass") for e in log),
+        "result": _result(view, names, seat) if over else None,
+        "match_over": table.status != "active",
+        "resigned": table.status == "resigned",
+        "version": view["version"],
+        "table": table,
+        "announce": _announcement(log, names, seat),
+        "level_choices": LEVEL_CHOICES,
+        "bots_moving": not over
+        and turn is not None
+        and turn != seat
+        and names.get(turn, {}).get("is_bot", False),
+        "round_log": _round_log(log, names, seat),
+    }
+
+
+def _public_tracker(view: dict) -> dict:
+    """For a spectator: 2s and jokers not yet played (hands and stock together)."""
+    played = view.get("played_cards") or []
+    return {
+        "2": 4 - sum(1 for c in played if c[0] == "2" and c not in JOKERS),
+        "jokers": 2 - sum(1 for c in played if c in JOKERS),
+    }
+
+
+def _status(view, seat, names, my_turn, leading, can_play) -> str:
+    if view.get("result"):
+        winner = view.get("winner")
+        if winner == seat:
+            return _("You are out of cards: you win the round!")
+        return _("%(name)s is out of cards and wins the round.") % {"name": names[winner]["name"]}
+    turn = view.get("turn")
+    if my_turn:
+        if leading:
+            return _("Your lead: play any valid combination.")
+        text = requirement_text(view.get("requirement"))
+        if not can_play:
+            text += " – " + _("you have nothing that beats it: pass.")
+        return text
+    if turn is not None:
+        return _("%(name)s is playing…") % {"name": names[turn]["name"]}
+    return ""
+
+
+def _announcement(log, names, seat) -> str:
+    """One sentence for the screen reader's live region: the latest move."""
+    for entry in reversed(log):
+        name = names[entry["seat"]]["name"]
+        if entry["type"] == "play":
+            return _("%(name)s played %(play)s.") % {
+                "name": name,
+                "play": combo_label(entry["combo"]),
+            }
+        if entry["type"] == "pass":
+            return _("%(name)s passed.") % {"name": name}
+        if entry["type"] == "draw":
+            return _("%(name)s drew a card.") % {"name": name}
+        if entry["type"] == "round_won":
+            return _("%(name)s wins the round.") % {"name": name}
+    return ""
+
+
+def _round_log(log, names, seat) -> list[dict]:
+    """The round so far, newest first: plays, passes, trick closings and draws."""
+    rows = []
+    for entry in log:
+        name = names[entry["seat"]]["name"]
+        if entry["type"] == "play":
+            rows.append({"kind": "play", "name": name, "play": _play(entry, names)})
+        elif entry["type"] == "pass":
+            rows.append({"kind": "pass", "name": name})
+        elif entry["type"] == "trick_won":
+            rows.append({"kind": "trick", "name": name})
+        elif entry["type"] == "draw":
+            rows.append(
+                {
+                    "kind": "draw",
+                    "name": name,
+                    "cards": [Card(c) for c in entry.get("cards", [])],
+                }
+            )
+    return rows[::-1]
+
+
+def _result(view, names, seat) -> dict:
+    result = view["result"]
+    rows = []
+    for s, row in enumerate(result["breakdown"]):
+        rows.append(
+            {
+                "seat": s,
+                "name": names[s]["name"],
+                "row": row,
+                "is_viewer": s == seat,
+                "total": view["totals"][s],
+            }
+        )
+    return {
+        "rows": rows,
+        "sum": sum(result["scores"]),
+        "winner": names[result["winner"]]["name"],
+        "won": result["winner"] == seat,
+    }
+
+
+def gandengyan_action(data: dict) -> dict | None:
+    """A Gan Deng Yan move from a browser frame, or None if the frame is no move at all."""
+    kind = data.get("action")
+    if kind == "pass":
+        return {"type": "pass"}
+    if kind != "play":
+        return None
+    action: dict = {"type": "play", "cards": frame_cards(data.get("cards"))}
+    combo = data.get("combo")
+    if isinstance(combo, str) and combo:
+        try:
+            combo = json.loads(combo)
+        except ValueError:
+            combo = "?"  # the engine refuses it as malformed
+    if combo:
+        action["combo"] = combo
+    return action
+
+
+# ---------------------------------------------------------------- replay
+
+
+def gandengyan_replay(table, hand, steps, names) -> dict:
+    """Trick by trick with every hand and every draw, from the rebuilt round (``steps``) or,
+    when the rules code has changed since, from the logged moves.
+
+    The deal record holds the stock, so each draw's card is known: draws take the stock from
+    the top, in order.
+    """
+    deal = hand.deal or {}
+    stock = list(deal.get("stock") or [])
+    n = len(deal.get("hands") or [])
+    if steps is not None:
+        log = (steps[-1][2].get("log") or []) if steps else []
+    else:
+        log = _log_from_actions(hand, n, (table.options or {}).get("draw", "all"))
+    # A new trick starts at the first play or pass after a trick closed.
+    tricks = _group_tricks(log, names, stock, deal)
+    return {"tricks": tricks, "draw_rule": (table.options or {}).get("draw", "all")}
+
+
+def _group_tricks(log, names, stock, deal) -> list[dict]:
+    hands = [list(h) for h in deal.get("hands") or []]
+    tricks: list[dict] = []
+    current = None
+    drawn = 0
+    for entry in log:
+        kind = entry["type"]
+        if kind in ("play", "pass"):
+            if current is None or current["closed"]:
+                current = {"plays": [], "winner": "", "draws": [], "closed": False, "hands": []}
+                tricks.append(current)
+            current["plays"].append(_play(entry, names))
+            if kind == "play":
+                for c in entry["cards"]:
+                    if c in hands[entry["seat"]]:
+                        hands[entry["seat"]].remove(c)
+        elif kind in ("trick_won", "round_won") and current is not None:
+            current["closed"] = True
+            current["winner"] = names[entry["seat"]]["name"]
+        elif kind == "draw" and current is not None:
+            count = entry.get("count", len(entry.get("cards", [])))
+            cards = stock[drawn : drawn + count]
+            drawn += count
+            hands[entry["seat"]] = sorted(hands[entry["seat"]] + cards, key=card_order)
+            current["draws"].append(
+                {"name": names[entry["seat"]]["name"], "cards": [Card(c) for c in cards]}
+            )
+        if current is not None:
+            current["hands"] = [
+                {"name": names[s]["name"], "cards": [Card(c) for c in h]}
+                for s, h in enumerate(hands)
+            ]
+    return [{**t, "number": i + 1} for i, t in enumerate(tricks)]
+
+
+def _log_from_actions(hand, seats: int, draw: str) -> list[dict]:
+    """The round's log rebuilt from the logged moves alone (no engine): a trick closes after
+    n − 1 passes in a row, then the stock pays out by the draw rule."""
+    log: list[dict] = []
+    passes = 0
+    last = None
+    stock_left = 10**6
+    if hand.deal and hand.deal.get("stock") is not None:
+        stock_left = len(hand.deal["stock"])
+    for entry in hand.actions.order_by("seq"):
+        action = entry.action
+        if action.get("type") == "pass":
+            log.append({"type": "pass", "seat": entry.seat})
+            passes += 1
+            if passes == seats - 1 and last is not None:
+                log.append({"type": "trick_won", "seat": last})
+                drawers = [last] if draw == "winner" else [(last + k) % seats for k in range(seats)]
+                for d in drawers:
+                    if stock_left <= 0:
+                        break
+                    stock_left -= 1
+                    log.append({"type": "draw", "seat": d, "count": 1})
+                passes = 0
+        elif action.get("type") == "play":
+            combo = action.get("combo")
+            if not combo:
+                found = readings(action["cards"])
+                combo = (
+                    found[0].to_dict()
+                    if found
+                    else {"kind": "single", "low": None, "high": None, "count": 1}
+                )
+            log.append(
+                {"type": "play", "seat": entry.seat, "cards": action["cards"], "combo": combo}
+            )
+            last = entry.seat
+            passes = 0
+    return log

@@ -1,0 +1,263 @@
+/* The Gan Deng Yan table: select several cards, choose a reading when a joker makes the
+ * selection ambiguous, play, pass, ask for a hint; the deal shown with a tap to skip it.
+ * The server decides everything; this only collects the player's choice and sends it
+ * through the htmx ws extension (forms with ws-send).
+ */
+(function () {
+  "use strict";
+
+  var ORDER = "3456789TJQKA2";
+  var kept = { version: null, cards: [] }; // the selection, kept across a refused play
+  var dealTimer = null;
+
+  function board() { return document.getElementById("board"); }
+  function page() { return document.querySelector(".gdy-page"); }
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function toast(text) {
+    var el = document.getElementById("toast");
+    if (!el || !text) return;
+    el.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "toast__msg";
+    p.textContent = text;
+    el.appendChild(p);
+  }
+
+  function clearToast() {
+    var el = document.getElementById("toast");
+    if (el) el.innerHTML = "";
+  }
+
+  function cards() { return Array.prototype.slice.call(document.querySelectorAll("#board .hand__card")); }
+  function selectedCodes() {
+    return cards().filter(function (b) { return b.classList.contains("is-selected"); })
+      .map(function (b) { return b.dataset.card; });
+  }
+
+  // A selection up to suit and joker, as the server writes it for each legal play.
+  function signature(codes) {
+    var ranks = [], jokers = 0;
+    codes.forEach(function (c) {
+      if (c === "BJ" || c === "RJ") jokers += 1; else ranks.push(ORDER.indexOf(c[0]));
+    });
+    ranks.sort(function (a, b) { return a - b; });
+    return ranks.map(function (r) { return ORDER[r]; }).join("") + "*".repeat(jokers);
+  }
+
+  function legalPlays() {
+    var el = document.querySelector("#board .legal-plays");
+    if (!el) return [];
+    try { return JSON.parse(el.textContent || "[]"); } catch (e) { return []; }
+  }
+
+  function readingsOf(codes) {
+    if (!codes.length) return [];
+    var sig = signature(codes);
+    return legalPlays().filter(function (p) { return p.sig === sig; });
+  }
+
+  function setCombo(combo) {
+    var form = document.getElementById("play-form");
+    if (form) form.querySelector("input[name=combo]").value = combo ? JSON.stringify(combo) : "";
+  }
+
+  // Keep the form's card inputs, the Play button and the reading chips in step with the
+  // selection on screen.
+  function sync() {
+    var form = document.getElementById("play-form");
+    if (!form) return;
+    var codes = selectedCodes();
+    form.querySelectorAll("input[name=cards]").forEach(function (i) { i.remove(); });
+    codes.forEach(function (c) {
+      var input = document.createElement("input");
+      input.type = "hidden"; input.name = "cards"; input.value = c;
+      form.appendChild(input);
+    });
+    var b = board();
+    kept = { version: b ? b.dataset.version : null, cards: codes };
+    var play = form.querySelector("[data-play]");
+    if (play) play.disabled = codes.length === 0;
+    var clear = form.querySelector("[data-clear]");
+    if (clear) clear.hidden = codes.length === 0;
+    var found = readingsOf(codes);
+    setCombo(found.length === 1 ? found[0].combo : null);
+    showReadings(found);
+  }
+
+  function showReadings(found) {
+    var box = document.getElementById("readings");
+    if (!box) return;
+    var chips = box.querySelector(".readings__chips");
+    chips.innerHTML = "";
+    if (found.length < 2) { box.hidden = true; return; }
+    found.forEach(function (p) {
+      var chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "reading-chip";
+      chip.dataset.combo = JSON.stringify(p.combo);
+      chip.dataset.testid = "reading";
+      chip.setAttribute("data-testid", "reading");
+      chip.textContent = p.label;
+      chips.appendChild(chip);
+    });
+    box.hidden = false;
+  }
+
+  function toggle(btn) {
+    var on = !btn.classList.contains("is-selected");
+    btn.classList.toggle("is-selected", on);
+    btn.setAttribute("aria-selected", on ? "true" : "false");
+    sync();
+  }
+
+  function clearSelection() {
+    cards().forEach(function (b) {
+      b.classList.remove("is-selected");
+      b.setAttribute("aria-selected", "false");
+    });
+    sync();
+  }
+
+  function send(form) {
+    form.classList.add("is-sending");
+    form.requestSubmit();
+  }
+
+  function play() {
+    var form = document.getElementById("play-form");
+    if (!form || !form.querySelector("[data-play]")) return;
+    var codes = selectedCodes();
+    if (!codes.length) { toast(page().dataset.reasonNone); return; }
+    var found = readingsOf(codes);
+    if (found.length > 1) {
+      // Several readings: the chips above the hand say which one is meant.
+      toast(page().dataset.reasonAmbiguous);
+      var first = document.querySelector("#readings .reading-chip");
+      if (first) first.focus();
+      return;
+    }
+    send(form); // no legal reading: the server says why, and nothing changes
+  }
+
+  function pass() {
+    var form = document.getElementById("pass-form");
+    if (form && document.querySelector("#board [data-pass]")) { clearToast(); send(form); }
+  }
+
+  document.addEventListener("click", function (evt) {
+    if (skipDeal()) { evt.preventDefault(); evt.stopPropagation(); return; }
+    var btn = evt.target.closest(".hand__card");
+    if (btn) {
+      if (btn.closest(".hand").dataset.myTurn !== "1") { toast(page().dataset.reasonWait); return; }
+      clearToast();
+      toggle(btn);
+      return;
+    }
+    var chip = evt.target.closest(".reading-chip");
+    if (chip) {
+      setCombo(JSON.parse(chip.dataset.combo));
+      send(document.getElementById("play-form"));
+      return;
+    }
+    if (evt.target.closest("[data-play]")) { evt.preventDefault(); play(); return; }
+    if (evt.target.closest("[data-pass]")) { pass(); return; }
+    if (evt.target.closest("[data-clear]")) { clearSelection(); return; }
+    if (evt.target.closest("[data-hint]")) {
+      var hf = document.getElementById("hint-form");
+      if (hf) hf.requestSubmit();
+      return;
+    }
+    var four = evt.target.closest("[data-four-colour]");
+    if (four) {
+      var on = !document.body.classList.contains("four-colour");
+      document.body.classList.toggle("four-colour", on);
+      try { localStorage.setItem("fourColour", on ? "1" : "0"); } catch (e) { /* private mode */ }
+    }
+  }, true);
+
+  // Keyboard: arrows move between cards, Space selects, Enter plays, P passes, Esc clears.
+  document.addEventListener("keydown", function (evt) {
+    if (skipDeal()) { evt.preventDefault(); return; }
+    var inHand = evt.target.closest && evt.target.closest(".hand__card");
+    if (inHand && (evt.key === "ArrowRight" || evt.key === "ArrowLeft")) {
+      evt.preventDefault();
+      var all = cards();
+      var i = all.indexOf(inHand);
+      all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
+      return;
+    }
+    if (inHand && evt.key === "Enter") { evt.preventDefault(); play(); return; }
+    var typing = evt.target.closest && evt.target.closest("input, select, textarea");
+    if (typing || evt.ctrlKey || evt.metaKey || evt.altKey) return;
+    if (evt.key === "p" || evt.key === "P") { pass(); return; }
+    if (evt.key === "Escape") { clearSelection(); }
+  });
+
+  // -- the deal, shown once per round, skipped by a tap or a key
+
+  function skipDeal() {
+    var b = board();
+    if (!b || !b.classList.contains("is-dealing")) return false;
+    endDeal();
+    return true;
+  }
+
+  function endDeal() {
+    if (dealTimer) { window.clearTimeout(dealTimer); dealTimer = null; }
+    var b = board();
+    if (b) b.classList.remove("is-dealing");
+    var veil = document.getElementById("deal-veil");
+    if (veil) veil.hidden = true;
+  }
+
+  function maybeDeal() {
+    var b = board();
+    var p = page();
+    if (!b || !p) return;
+    var key = "gdy-dealt-" + p.dataset.table;
+    var seen = null;
+    try { seen = sessionStorage.getItem(key); } catch (e) { /* private mode */ }
+    if (seen === b.dataset.round) return;
+    try { sessionStorage.setItem(key, b.dataset.round); } catch (e) { /* ignore */ }
+    if (b.dataset.fresh !== "1" || reducedMotion()) return;
+    var n = cards().length;
+    b.classList.add("is-dealing");
+    var veil = document.getElementById("deal-veil");
+    if (veil) veil.hidden = false;
+    dealTimer = window.setTimeout(endDeal, 160 * n + 500);
+  }
+
+  // -- after every board the server sends
+
+  function afterBoard() {
+    var b = board();
+    if (!b) return;
+    if (!b.classList.contains("is-dealing") && dealTimer) endDeal();
+    var marked = cards().filter(function (c) { return c.classList.contains("is-selected"); });
+    if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
+      // A refused play: the board is unchanged, and so is the selection.
+      cards().forEach(function (c) {
+        if (kept.cards.indexOf(c.dataset.card) >= 0) {
+          c.classList.add("is-selected");
+          c.setAttribute("aria-selected", "true");
+        }
+      });
+    }
+    sync();
+    if (document.activeElement === document.body || !document.activeElement) {
+      var focus = document.querySelector("#board .hand__card.is-selected, #board .hand__card.is-playable");
+      if (focus && b.classList.contains("is-my-turn")) focus.focus({ preventScroll: true });
+    }
+    maybeDeal();
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", afterBoard);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    try { if (localStorage.getItem("fourColour") === "1") document.body.classList.add("four-colour"); } catch (e) { /* ignore */ }
+    afterBoard();
+  });
+})();
