@@ -61,6 +61,7 @@ def lobby(request):
         {
             **g,
             "playable": g["slug"] in SPECS and SPECS[g["slug"]].playable,
+            "has_setup": g["slug"] in SPECS and SPECS[g["slug"]].has_setup,
             "running": running.get(g["slug"]),
         }
         for g in GAMES

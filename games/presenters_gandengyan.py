@@ -224,6 +224,9 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
     for entry in trick:
         if entry["type"] in ("play", "pass"):
             latest[entry["seat"]] = _play(entry, names)
+    if view.get("table"):
+        # The play to beat is shown in the middle, not twice.
+        latest.pop(view["table"]["seat"], None)
 
     seats = []
     for s in range(n):

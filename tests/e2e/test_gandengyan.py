@@ -1,0 +1,232 @@
+"""Gan Deng Yan in Chromium: the setup card, whole rounds under each draw rule, a joker read
+by chip, a refused play, the settlement, the next round, a reload, a 25-card hand on a phone."""
+
+import json
+import os
+import re
+
+from playwright.sync_api import expect
+
+# Cards in a hand overlap: a player taps the visible left edge of a card.
+EDGE = {"x": 6, "y": 14}
+ORDER = "3456789TJQKA2"
+
+
+def board_state(page):
+    return page.evaluate(
+        """() => {
+        const b = document.getElementById('board');
+        return {
+          version: b.dataset.version,
+          phase: b.dataset.phase,
+          hand: [...b.querySelectorAll('.hand__card')].map(e => e.dataset.card),
+          playable: [...b.querySelectorAll('.hand__card.is-playable')].map(e => e.dataset.card),
+          center: [...b.querySelectorAll('.gdy-center .card')].map(e => e.dataset.card),
+          counts: [...b.querySelectorAll('.seat__count')].map(e => e.textContent),
+          info: document.querySelector('.gdy-info').textContent.replace(/\\s+/g, ' ').trim(),
+          status: document.getElementById('status').textContent.trim(),
+        };
+    }"""
+    )
+
+
+def code_of(page):
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def start(page, site_url, lang="en", seats="3", draw="all", shot=None):
+    page.goto(f"{site_url}/{lang}/")
+    page.get_by_test_id("play-gandengyan").click()
+    expect(page.get_by_test_id("table-rules")).to_be_visible()
+    expect(page.get_by_test_id("seats-3")).to_be_checked()
+    page.locator(f"label:has([data-testid=seats-{seats}])").click()
+    page.locator(f"label:has([data-testid=draw-{draw}])").click()
+    if shot:
+        page.screenshot(path=shot, full_page=True)
+    page.get_by_test_id("start").click()
+    expect(page).to_have_url(re.compile(r"/tables/[0-9a-f-]+/$"))
+    expect(page.locator("#board")).to_be_visible()
+
+
+def skip_deal(page):
+    veil = page.locator("#deal-veil")
+    if veil.is_visible():
+        veil.click()
+    expect(veil).to_be_hidden()
+
+
+def select(page, cards):
+    for card in cards:
+        btn = page.locator(f".hand__card[data-card='{card}']")
+        btn.click(position=EDGE)
+        expect(btn).to_have_class(re.compile("is-selected"))
+
+
+def cards_for(sig, hand):
+    """A concrete selection for a legal play's signature (ranks, then * per joker)."""
+    pool = list(hand)
+    out = []
+    for ch in sig:
+        if ch == "*":
+            card = next(c for c in pool if c in ("BJ", "RJ"))
+        else:
+            card = next(c for c in pool if c[0] == ch and c not in ("BJ", "RJ"))
+        pool.remove(card)
+        out.append(card)
+    return out
+
+
+def wait_for_turn_or_settlement(page):
+    page.wait_for_selector(
+        "#board.is-my-turn [data-testid=play], [data-testid=settlement]", state="visible"
+    )
+
+
+def play_round(page, shots=None):
+    """Play until the settlement, choosing among the plays the page offers."""
+    shot_follow = False
+    for _ in range(150):
+        wait_for_turn_or_settlement(page)
+        skip_deal(page)
+        if page.get_by_test_id("settlement").is_visible():
+            return
+        version = page.locator("#board").get_attribute("data-version")
+        plays = json.loads(page.locator("#board .legal-plays").text_content() or "[]")
+        hand = board_state(page)["hand"]
+        following = page.get_by_test_id("pass").count() > 0
+        if following and shots and not shot_follow and page.locator(".is-dimmed").count():
+            expect(page.locator(".is-following .hand__card.is-playable").first).to_be_visible()
+            page.screenshot(path=shots("follow"), full_page=True)
+            shot_follow = True
+        if not plays:
+            page.get_by_test_id("pass").click()
+        else:
+            # Shed the most cards at once (a quick round), a bomb only when nothing else goes.
+            plays.sort(key=lambda p: (p["combo"]["kind"] in ("bomb", "joker_bomb"), -len(p["sig"])))
+            chosen = plays[0]
+            select(page, cards_for(chosen["sig"], hand))
+            page.get_by_test_id("play").click()
+            chips = page.get_by_test_id("reading")
+            if chips.count() > 1:
+                chips.filter(has_text=chosen["label"]).first.click()
+        expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    raise AssertionError("the round did not end")
+
+
+def arrange(site_shell, code, hands, stock=None, seats=None):
+    """Give the seats these hands, the player (seat 0) to lead."""
+    site_shell(
+        "from games.models import Table; "
+        f"t = Table.objects.get(code='{code}'); s = t.state; "
+        f"s['hands'] = {hands!r}; s['turn'] = 0; s['table'] = None; s['trick'] = []; "
+        + (f"s['stock'] = {stock!r}; " if stock is not None else "")
+        + "t.state = s; t.bot_due_at = None; t.save(); "
+        # The record follows the scene, so the history shows it as recorded.
+        "h = t.hands.order_by('number').last(); "
+        "h.deal = {'hands': s['hands'], 'stock': s['stock']}; h.save()"
+    )
+
+
+def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
+    page, site_url, site_shell, artifacts_dir
+):
+    def shots(name):
+        return os.path.join(artifacts_dir, f"gandengyan-{name}-desktop.png")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, draw="all", shot=shots("setup"))
+    code = code_of(page)
+    skip_deal(page)
+
+    # A selection with a joker that reads two ways, and a refused play.
+    arrange(
+        site_shell,
+        code,
+        [
+            ["7S", "8H", "KS", "KD", "3C", "BJ"],
+            ["4S", "5S", "6S", "TC", "JD"],
+            ["4H", "9C", "QH", "QS", "5D"],
+        ],
+    )
+    page.reload()
+    skip_deal(page)
+    expect(page.get_by_test_id("play")).to_be_visible()
+    version = page.locator("#board").get_attribute("data-version")
+    select(page, ["7S", "KS"])
+    page.get_by_test_id("play").click()
+    expect(page.locator("#toast .toast__msg")).to_contain_text("form no play")
+    expect(page.locator("#board")).to_have_attribute("data-version", version)
+    expect(page.locator(".hand__card.is-selected")).to_have_count(2)  # nothing changed
+    page.keyboard.press("Escape")
+    expect(page.locator(".hand__card.is-selected")).to_have_count(0)
+    select(page, ["7S", "8H", "BJ"])
+    chips = page.get_by_test_id("reading")
+    expect(chips).to_have_count(2)
+    expect(chips.nth(0)).to_contain_text("6–8")
+    expect(chips.nth(1)).to_contain_text("7–9")
+    page.screenshot(path=shots("joker-chips"), full_page=True)
+    chips.nth(1).click()
+    expect(page.get_by_test_id("joker-tag").first).to_have_text("as 9")
+    page.screenshot(path=shots("joker-tag"), full_page=True)
+
+    play_round(page, shots)
+    expect(page.get_by_test_id("sum")).to_have_text("0")
+    page.screenshot(path=shots("settlement"), full_page=True)
+    page.get_by_test_id("next-hand").click()
+    expect(page.get_by_test_id("settlement")).to_have_count(0)
+    expect(page.locator("#board")).to_have_attribute("data-round", "2")
+
+    # A reload in the middle of a round finds the table exactly as it was.
+    wait_for_turn_or_settlement(page)
+    skip_deal(page)
+    before = board_state(page)
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-version", before["version"])
+    assert board_state(page) == before
+
+    # Leave, and come back from My matches.
+    page.get_by_test_id("leave").click()
+    page.goto(f"{site_url}/en/matches/")
+    expect(page.locator(".list-table tbody tr")).to_contain_text("Gan Deng Yan")
+    page.get_by_role("link", name="Details").click()
+    expect(page.locator(".chart polyline")).to_have_count(3)
+    page.get_by_role("link", name="Replay").first.click()
+    expect(page.locator(".gdy-trick").first).to_be_visible()
+
+
+def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
+    page = phone_page
+
+    def shots(name):
+        return os.path.join(artifacts_dir, f"gandengyan-{name}-phone.png")
+
+    start(page, site_url, lang="de", draw="winner", shot=shots("setup"))
+    expect(page.locator(".gdy-info")).to_contain_text("Gewinner zieht")
+    play_round(page, shots)
+    expect(page.get_by_test_id("sum")).to_have_text("0")
+    page.screenshot(path=shots("settlement"), full_page=True)
+    page.get_by_test_id("next-hand").click()
+    expect(page.locator("#board")).to_have_attribute("data-round", "2")
+
+
+def test_a_25_card_hand_wraps_on_a_phone(phone_page, site_url, site_shell, artifacts_dir):
+    page = phone_page
+    start(page, site_url, seats="2", draw="all")
+    code = code_of(page)
+    deck = [r + s for s in "SHDC" for r in ORDER]
+    mine = sorted(deck[:24] + ["BJ"], key=lambda c: ORDER.index(c[0]) if c != "BJ" else 99)
+    arrange(site_shell, code, [mine, deck[24:30]], stock=deck[30:40])
+    page.reload()
+    skip_deal(page)
+    expect(page.locator(".hand__card")).to_have_count(25)
+    box = page.locator(".gdy-hand").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    last = page.locator(".hand__card").last.bounding_box()
+    assert last["x"] + last["width"] <= 360
+    page.screenshot(
+        path=os.path.join(artifacts_dir, "gandengyan-25-cards-phone.png"), full_page=True
+    )
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.screenshot(
+        path=os.path.join(artifacts_dir, "gandengyan-25-cards-landscape.png"), full_page=True
+    )
