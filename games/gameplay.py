@@ -53,6 +53,7 @@ class GameSpec:
     frame_reader: str = ""  # dotted path: a browser frame (dict) -> an engine action or None
     replay_presenter: str = ""  # dotted path: (table, hand, steps, names) -> replay context
     playable: bool = False  # a table page exists for it
+    out_line: int | None = None  # a total that ends the match, drawn on the chart
     trick_closed: Callable[[dict, dict], bool] = _gongzhu_trick_closed
     deal_record: Callable[[Any, Any, int], dict] = _hands_dealt
 
@@ -105,6 +106,7 @@ SPECS: dict[str, GameSpec] = {
         frame_reader="games.presenters.gongzhu_action",
         replay_presenter="games.presenters.gongzhu_replay",
         playable=True,
+        out_line=-1000,
     ),
     "gandengyan": GameSpec(
         "gandengyan",

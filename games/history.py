@@ -41,12 +41,15 @@ def match_row(table: Table, user) -> dict:
 
 
 def chart(table: Table, names: dict) -> dict:
-    """An SVG line chart of each seat's cumulative total, hand by hand, with the −1000 line."""
+    """An SVG line chart of each seat's cumulative total, hand by hand, with the line that
+    ends the match where the game has one (Gong Zhu's −1000)."""
     hands = [h for h in table.hands.all() if h.ended_at]
     seats = len(names)
     series = [[0] * seats] + [h.totals for h in hands]
-    low = min(-1000, min(min(t) for t in series))
-    high = max(100, max(max(t) for t in series))
+    out_line = spec(table.game).out_line
+    floor = out_line if out_line is not None else -10
+    low = min(floor, min(min(t) for t in series))
+    high = max(100 if out_line is not None else 10, max(max(t) for t in series))
     span_x = max(1, len(series) - 1)
 
     def x(i):
@@ -68,7 +71,8 @@ def chart(table: Table, names: dict) -> dict:
         )
     ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(len(series))]
     grid = []
-    step = 250 if high - low <= 2000 else 500
+    span = high - low
+    step = next((s for s in (5, 10, 25, 50, 100, 250) if span <= s * 8), 500)
     v = (low // step) * step
     while v <= high:
         if v >= low:
@@ -80,7 +84,8 @@ def chart(table: Table, names: dict) -> dict:
         "lines": lines,
         "ticks": ticks,
         "grid": grid,
-        "out_y": f"{y(-1000):.1f}",
+        "out_y": f"{y(out_line):.1f}" if out_line is not None else None,
+        "out_label": f"−{abs(out_line)}" if out_line is not None else "",
         "zero_y": f"{y(0):.1f}",
         "left": PAD,
         "right": CHART_W - PAD / 2,
