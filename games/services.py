@@ -62,7 +62,9 @@ class BotTask:
 
 def _with_seats(queryset):
     # Seats, their players and profiles in one query: the view and the checks all read them.
-    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+    )
 
 
 def get_table(code) -> Table:
