@@ -9,6 +9,8 @@
   var ORDER = "3456789TJQKA2";
   var kept = { version: null, cards: [] }; // the selection, kept across a refused play
   var dealTimer = null;
+  var dealStart = 0;
+  var dealRound = null;
 
   function board() { return document.getElementById("board"); }
   function page() { return document.querySelector(".gdy-page"); }
@@ -225,6 +227,8 @@
     if (b.dataset.fresh !== "1" || reducedMotion()) return;
     var n = cards().length;
     b.classList.add("is-dealing");
+    dealStart = Date.now();
+    dealRound = b.dataset.round;
     var veil = document.getElementById("deal-veil");
     if (veil) veil.hidden = false;
     dealTimer = window.setTimeout(endDeal, 160 * n + 500);
@@ -235,7 +239,15 @@
   function afterBoard() {
     var b = board();
     if (!b) return;
-    if (!b.classList.contains("is-dealing") && dealTimer) endDeal();
+    if (dealTimer) {
+      // A board that arrives during the deal carries it on where it was.
+      if (b.dataset.round === dealRound) {
+        b.classList.add("is-dealing");
+        b.style.setProperty("--deal-elapsed", (Date.now() - dealStart) + "ms");
+      } else {
+        endDeal();
+      }
+    }
     var marked = cards().filter(function (c) { return c.classList.contains("is-selected"); });
     if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
       // A refused play: the board is unchanged, and so is the selection.

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import presenters_gandengyan as present
 from games import services, views_live
 from games.engine import get_game
+from games.engine.gandengyan.combos import card_order
 from games.models import Table
 from tests.games.test_consumers import ORIGIN, _cookie, version_of
 
@@ -117,9 +118,14 @@ def _refusal(owner, table, action, version=None):
 def _arrange(table, hands, table_play=None, stock=None, turn=0):
     state = state_of(table)
     data = GAME.to_json(state)
-    data["hands"] = [sorted(h) for h in hands]
-    if stock is not None:
-        data["stock"] = stock
+    used = {c for h in hands for c in h}
+    # Every card stays in play once: what the scene takes leaves the stock, the rest joins it.
+    data["stock"] = (
+        stock
+        if stock is not None
+        else [c for c in data["stock"] + [c for h in data["hands"] for c in h] if c not in used]
+    )
+    data["hands"] = [sorted(h, key=card_order) for h in hands]
     data["turn"] = turn
     data["table"] = table_play
     data["trick"] = [table_play] if table_play else []
@@ -142,7 +148,7 @@ def test_stale_out_of_turn_ambiguous_and_illegal_plays_are_refused_with_a_reason
     }
     _arrange(
         table,
-        [["7S", "8H", "9D", "BJ", "2C", "KS"], ["3S", "4S", "5S", "6S", "TC"], ["3H"] * 0 + ["4H"]],
+        [["7S", "8H", "9D", "BJ", "2C", "KS"], ["3S", "4S", "5S", "6S", "TC"], ["4H"]],
         table_play=None,
     )
     # Stale.
