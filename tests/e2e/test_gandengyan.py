@@ -88,7 +88,7 @@ def wait_for_turn_or_settlement(page):
 
 def play_round(page, shots=None):
     """Play until the settlement, choosing among the plays the page offers."""
-    shot_follow = False
+    shot_follow = shot_draws = False
     for _ in range(150):
         wait_for_turn_or_settlement(page)
         skip_deal(page)
@@ -102,6 +102,9 @@ def play_round(page, shots=None):
             expect(page.locator(".is-following .hand__card.is-playable").first).to_be_visible()
             page.screenshot(path=shots("follow"), full_page=True)
             shot_follow = True
+        if shots and not shot_draws and page.get_by_test_id("draws").is_visible():
+            page.screenshot(path=shots("draws"), full_page=True)
+            shot_draws = True
         if not plays:
             page.get_by_test_id("pass").click()
         else:
@@ -266,3 +269,27 @@ def test_a_25_card_hand_wraps_on_a_phone(phone_page, site_url, site_shell, artif
     page.screenshot(
         path=os.path.join(artifacts_dir, "gandengyan-25-cards-desktop.png"), full_page=True
     )
+
+
+def test_four_seats_sit_right_top_left_and_settings_start_a_new_session(
+    page, site_url, artifacts_dir
+):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, seats="4", draw="winner")
+    first = code_of(page)
+    for seat, where in ((1, "right"), (2, "top"), (3, "left")):
+        expect(page.get_by_test_id(f"seat-{seat}")).to_have_class(re.compile(f"seat--{where}"))
+    skip_deal(page)
+    page.screenshot(path=os.path.join(artifacts_dir, "gandengyan-4-seats-desktop.png"))
+    # Changing the players starts a new session, after a confirmation.
+    page.locator(".table-menu summary").click()
+    page.get_by_test_id("change-settings").click()
+    expect(page.get_by_test_id("replaces-note")).to_be_visible()
+    expect(page.get_by_test_id("seats-4")).to_be_checked()
+    page.locator("label:has([data-testid=seats-2])").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("start").click()
+    expect(page).not_to_have_url(re.compile(first))
+    expect(page.locator(".seat")).to_have_count(1)
+    page.goto(f"{site_url}/en/matches/")
+    expect(page.locator(".list-table tbody tr")).to_have_count(2)
