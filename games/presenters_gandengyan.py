@@ -161,25 +161,37 @@ def requirement_text(req: dict | None) -> str:
     return text
 
 
-def _legal_plays(view: dict) -> list[dict]:
-    """The seat's legal plays for the page's script: it finds the readings of a selection
-    among them (a selection is a play up to suit and joker)."""
-    out = []
+def _readings_by_selection(view: dict) -> dict[str, list[dict]]:
+    """The selections that read more than one way as a legal play now, each with its
+    readings, for the chips above the hand. A selection is a play up to suit and joker
+    (its signature); a selection with one reading or none needs no chip: the server reads
+    it or says why not. Only these are sent, to keep a big hand's frame small."""
+    by_sig: dict[str, list[dict]] = {}
     for action in view.get("legal") or []:
         if action["type"] != "play":
             continue
         combo = action["combo"]
-        stand_ins = joker_stand_ins(Combo.from_dict(combo), action["cards"])
-        label = combo_label(combo)
-        if stand_ins:
-            label += (
-                " ("
-                + ", ".join(
-                    _("joker as %(rank)s") % {"rank": rank_short(r)} for r in stand_ins.values()
+        by_sig.setdefault(signature(action["cards"]), []).append(
+            {"combo": combo, "cards": action["cards"]}
+        )
+    out = {}
+    for sig, plays in by_sig.items():
+        if len(plays) < 2:
+            continue
+        out[sig] = []
+        for play in plays:
+            combo = play["combo"]
+            stand_ins = joker_stand_ins(Combo.from_dict(combo), play["cards"])
+            label = combo_label(combo)
+            if stand_ins:
+                label += (
+                    " ("
+                    + ", ".join(
+                        _("joker as %(rank)s") % {"rank": rank_short(r)} for r in stand_ins.values()
+                    )
+                    + ")"
                 )
-                + ")"
-            )
-        out.append({"sig": signature(action["cards"]), "combo": combo, "label": label})
+            out[sig].append({"combo": combo, "label": label})
     return out
 
 
@@ -282,7 +294,7 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
         )
         for c in view.get("hand") or []
     ]
-    legal = _legal_plays(view) if my_turn else []
+    readings = _readings_by_selection(view) if my_turn else {}
     can_play = any(a["type"] == "play" for a in view.get("legal") or []) if my_turn else False
 
     status = _status(view, seat, names, my_turn, leading, can_play)
@@ -307,7 +319,7 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
         "following": following,
         "leading": my_turn and leading,
         "can_play": can_play,
-        "legal_json": json.dumps(legal, separators=(",", ":")),
+        "readings_json": json.dumps(readings, separators=(",", ":")),
         "status": status,
         "stock": view.get("stock", 0),
         "bombs": view.get("bombs", 0),

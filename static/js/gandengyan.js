@@ -49,16 +49,16 @@
     return ranks.map(function (r) { return ORDER[r]; }).join("") + "*".repeat(jokers);
   }
 
-  function legalPlays() {
-    var el = document.querySelector("#board .legal-plays");
-    if (!el) return [];
-    try { return JSON.parse(el.textContent || "[]"); } catch (e) { return []; }
+  // The selections that read more than one way, with their readings (from the server).
+  function readingsData() {
+    var el = document.querySelector("#board .readings-data");
+    if (!el) return {};
+    try { return JSON.parse(el.textContent || "{}"); } catch (e) { return {}; }
   }
 
   function readingsOf(codes) {
     if (!codes.length) return [];
-    var sig = signature(codes);
-    return legalPlays().filter(function (p) { return p.sig === sig; });
+    return readingsData()[signature(codes)] || [];
   }
 
   function setCombo(combo) {
@@ -85,7 +85,7 @@
     var clear = form.querySelector("[data-clear]");
     if (clear) clear.hidden = codes.length === 0;
     var found = readingsOf(codes);
-    setCombo(found.length === 1 ? found[0].combo : null);
+    setCombo(null); // one reading or none: the server reads it, or says why not
     showReadings(found);
   }
 
@@ -141,7 +141,7 @@
       if (first) first.focus();
       return;
     }
-    send(form); // no legal reading: the server says why, and nothing changes
+    send(form); // one reading, or none: then the server says why, and nothing changes
   }
 
   function pass() {

@@ -2,7 +2,6 @@
 by chip, a refused play, the settlement, the next round, a reload, a 25-card hand on a phone."""
 
 import contextlib
-import json
 import os
 import re
 
@@ -66,20 +65,6 @@ def select(page, cards):
         expect(btn).to_have_class(re.compile("is-selected"))
 
 
-def cards_for(sig, hand):
-    """A concrete selection for a legal play's signature (ranks, then * per joker)."""
-    pool = list(hand)
-    out = []
-    for ch in sig:
-        if ch == "*":
-            card = next(c for c in pool if c in ("BJ", "RJ"))
-        else:
-            card = next(c for c in pool if c[0] == ch and c not in ("BJ", "RJ"))
-        pool.remove(card)
-        out.append(card)
-    return out
-
-
 def wait_for_turn_or_settlement(page):
     page.wait_for_selector(
         "#board.is-my-turn [data-testid=play], [data-testid=settlement]", state="visible"
@@ -87,7 +72,8 @@ def wait_for_turn_or_settlement(page):
 
 
 def play_round(page, shots=None):
-    """Play until the settlement, choosing among the plays the page offers."""
+    """Play until the settlement: each turn ask for a Hint (Normal's choice, only selected)
+    and play it, choosing the first reading when the selection reads more than one way."""
     shot_follow = shot_draws = False
     for _ in range(150):
         wait_for_turn_or_settlement(page)
@@ -95,27 +81,31 @@ def play_round(page, shots=None):
         if page.get_by_test_id("settlement").is_visible():
             return
         version = page.locator("#board").get_attribute("data-version")
-        plays = json.loads(page.locator("#board .legal-plays").text_content() or "[]")
-        hand = board_state(page)["hand"]
         following = page.get_by_test_id("pass").count() > 0
-        if following and plays and shots and not shot_follow and page.locator(".is-dimmed").count():
-            expect(page.locator(".is-following .hand__card.is-playable").first).to_be_visible()
+        bright = page.locator(".is-following .hand__card.is-playable").count()
+        if (
+            following
+            and bright
+            and shots
+            and not shot_follow
+            and page.locator(".is-dimmed").count()
+        ):
             page.screenshot(path=shots("follow"), full_page=True)
             shot_follow = True
         if shots and not shot_draws and page.get_by_test_id("draws").is_visible():
             page.screenshot(path=shots("draws"), full_page=True)
             shot_draws = True
-        if not plays:
+        page.get_by_test_id("hint").click()
+        page.wait_for_selector("#board[data-hint]")
+        assert page.locator("#board").get_attribute("data-version") == version  # never plays
+        if page.locator("#board").get_attribute("data-hint") == "pass":
             page.get_by_test_id("pass").click()
         else:
-            # Shed the most cards at once (a quick round), a bomb only when nothing else goes.
-            plays.sort(key=lambda p: (p["combo"]["kind"] in ("bomb", "joker_bomb"), -len(p["sig"])))
-            chosen = plays[0]
-            select(page, cards_for(chosen["sig"], hand))
+            expect(page.locator(".hand__card.is-selected").first).to_be_visible()
             page.get_by_test_id("play").click()
             chips = page.get_by_test_id("reading")
             if chips.count() > 1:
-                chips.filter(has_text=chosen["label"]).first.click()
+                chips.first.click()
         expect(page.locator("#board")).not_to_have_attribute("data-version", version)
     raise AssertionError("the round did not end")
 
