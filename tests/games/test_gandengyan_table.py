@@ -392,3 +392,18 @@ async def test_a_round_over_the_socket_and_its_refusals():
         raise AssertionError("the round did not end")
     assert refused
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_an_outsider_sees_the_open_table_only_and_cannot_act(owner):
+    outsider = get_user_model().objects.create_user("zoe", password="Kartenspiel-2026")
+    table = services.create_table(owner, "gandengyan", "easy", {"draw": "all"}, seats=3)
+    services.run_bots(table.code)
+    state = state_of(table)
+    html, _ = views_live.snapshot(table.code, outsider, "en")
+    assert 'class="hand__card' not in html
+    shown = set(CARD.findall(html))
+    assert shown <= {c for e in state.log if e["type"] == "play" for c in e["cards"]}
+    html, _ = views_live.handle(table.code, outsider, "en", {"action": "pass", "version": "1"})
+    assert "not seated at this table" in html
+    assert GAME.to_json(state_of(table)) == GAME.to_json(state)
