@@ -202,3 +202,34 @@ def test_many_random_hands_sum_to_zero_and_end():
             steps += 1
         assert sum(game.hand_result(state)["scores"]) == 0
         assert game.match_over(state)
+
+
+def _hand_from_counts(counts):
+    hand = []
+    for r, n in enumerate(counts):
+        if r == combos.BJ:
+            hand += ["BJ"] * n
+        elif r == combos.RJ:
+            hand += ["RJ"] * n
+        else:
+            hand += [combos.RANK_NAMES[r] + s for s in "SHDC"[:n]]
+    return hand
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=13, max_size=13), st.integers(0, 1), st.integers(0, 1))
+def test_the_one_pass_lead_listing_equals_the_move_generator(ranks, bj, rj):
+    from games.engine.doudizhu import rules, state
+
+    counts = list(ranks) + [bj, rj]
+    hand = state.sort_cards(_hand_from_counts(counts))
+    assert rules.lead_dicts(hand) == rules.play_dicts(hand, combos.leads(counts))
+
+
+def test_the_one_pass_lead_listing_on_dealt_hands():
+    from games.engine.doudizhu import rules
+
+    for seed in range(200):
+        hand = ddz.new_match_fixed(seed, seed % 3).hands[seed % 3]
+        counts = combos.counts_of(hand)
+        assert rules.lead_dicts(hand) == rules.play_dicts(hand, combos.leads(counts))

@@ -5,13 +5,24 @@ leading and following, passes, the end of the hand and of the match).
 from __future__ import annotations
 
 import copy
+from itertools import combinations
 
 from games.engine.base import IllegalAction
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
 from games.engine.doudizhu.combos import (
+    ACE,
+    AIRPLANE_MIN,
+    BJ,
     CARD_INDEX,
+    CHAIN_MAX,
+    CHAIN_MIN,
+    NRANKS,
+    PAIR_CHAIN_MIN,
     RANK_NAMES,
+    RJ,
+    TWO,
+    _all_runs,
     beats_key,
     combo_key,
     counts_of,
@@ -160,6 +171,201 @@ def play_dicts(hand, move_list) -> list[dict]:
     return out
 
 
+def lead_dicts(hand) -> list[dict]:
+    """``play_dicts(hand, leads(counts))`` built in one pass, the same list in the same order.
+
+    The opening lead of a full hand lists the most plays, so its dicts are built straight
+    from the cards of each rank, without the intermediate moves.
+    """
+    index = CARD_INDEX
+    by_rank: list[list[str]] = [[] for _ in RANK_NAMES]
+    for card in hand:
+        by_rank[index[card]].append(card)
+    c = [len(cards) for cards in by_rank]
+    names = RANK_NAMES
+    out: list[dict] = []
+    add = out.append
+    present = [r for r in range(NRANKS) if c[r]]
+    pairs = [r for r in range(TWO + 1) if c[r] >= 2]
+    trios = [r for r in range(TWO + 1) if c[r] >= 3]
+    for r in present:
+        name = names[r]
+        add(
+            {
+                "type": "play",
+                "cards": by_rank[r][:1],
+                "combo": {"kind": "solo", "low": name, "high": name, "count": 1},
+            }
+        )
+    for r in pairs:
+        name = names[r]
+        add(
+            {
+                "type": "play",
+                "cards": by_rank[r][:2],
+                "combo": {"kind": "pair", "low": name, "high": name, "count": 2},
+            }
+        )
+    for r in trios:
+        name = names[r]
+        add(
+            {
+                "type": "play",
+                "cards": by_rank[r][:3],
+                "combo": {"kind": "trio", "low": name, "high": name, "count": 3},
+            }
+        )
+    for r in trios:
+        name = names[r]
+        main = by_rank[r][:3]
+        proto = {"kind": "trio_solo", "low": name, "high": name, "count": 4}
+        for k in present:
+            if k != r:
+                kick = by_rank[k][:1]
+                add(
+                    {
+                        "type": "play",
+                        "cards": kick + main if k < r else main + kick,
+                        "combo": proto.copy(),
+                    }
+                )
+    for r in trios:
+        name = names[r]
+        main = by_rank[r][:3]
+        proto = {"kind": "trio_pair", "low": name, "high": name, "count": 5}
+        for k in pairs:
+            if k != r:
+                kick = by_rank[k][:2]
+                add(
+                    {
+                        "type": "play",
+                        "cards": kick + main if k < r else main + kick,
+                        "combo": proto.copy(),
+                    }
+                )
+    for low, length in _all_runs(c, 1, CHAIN_MIN, CHAIN_MAX):
+        add(
+            {
+                "type": "play",
+                "cards": [by_rank[r][0] for r in range(low, low + length)],
+                "combo": {
+                    "kind": "chain",
+                    "low": names[low],
+                    "high": names[low + length - 1],
+                    "count": length,
+                },
+            }
+        )
+    for low, length in _all_runs(c, 2, PAIR_CHAIN_MIN, 12):
+        cards = []
+        for r in range(low, low + length):
+            cards += by_rank[r][:2]
+        add(
+            {
+                "type": "play",
+                "cards": cards,
+                "combo": {
+                    "kind": "pair_chain",
+                    "low": names[low],
+                    "high": names[low + length - 1],
+                    "count": 2 * length,
+                },
+            }
+        )
+    n = len(hand)
+    for length in range(AIRPLANE_MIN, 7):
+        if 3 * length > n:
+            break
+        lows = [
+            low
+            for low in range(0, ACE - length + 2)
+            if all(c[r] >= 3 for r in range(low, low + length))
+        ]
+        if not lows:
+            break
+        planes = {}
+        for low in lows:
+            cards = []
+            for r in range(low, low + length):
+                cards += by_rank[r][:3]
+            planes[low] = cards
+            add(
+                {
+                    "type": "play",
+                    "cards": list(cards),
+                    "combo": {
+                        "kind": "airplane",
+                        "low": names[low],
+                        "high": names[low + length - 1],
+                        "count": 3 * length,
+                    },
+                }
+            )
+        for kind, per, take in (("airplane_solo", 4, 1), ("airplane_pair", 5, 2)):
+            if per * length > n:
+                continue
+            for low in lows:
+                high = low + length
+                plane = planes[low]
+                proto = {
+                    "kind": kind,
+                    "low": names[low],
+                    "high": names[high - 1],
+                    "count": per * length,
+                }
+                if take == 1:
+                    cand = [r for r in present if not low <= r < high]
+                else:
+                    cand = [r for r in pairs if not low <= r < high]
+                for wings in combinations(cand, length):
+                    if take == 1 and wings[-1] == RJ and wings[-2] == BJ:
+                        continue
+                    below, above = [], []
+                    for w in wings:
+                        if w < low:
+                            below += by_rank[w][:take]
+                        else:
+                            above += by_rank[w][:take]
+                    add({"type": "play", "cards": below + plane + above, "combo": proto.copy()})
+    if 4 in c:
+        quads = [r for r in range(TWO + 1) if c[r] == 4]
+        for kind, take in (("four_two_solo", 1), ("four_two_pair", 2)):
+            for r in quads:
+                name = names[r]
+                quad = by_rank[r]
+                proto = {"kind": kind, "low": name, "high": name, "count": 4 + 2 * take}
+                cand = [x for x in (present if take == 1 else pairs) if x != r]
+                for a, b in combinations(cand, 2):
+                    if a == BJ and b == RJ:
+                        continue
+                    ka, kb = by_rank[a][:take], by_rank[b][:take]
+                    if b < r:
+                        cards = ka + kb + quad
+                    elif a < r:
+                        cards = ka + quad + kb
+                    else:
+                        cards = quad + ka + kb
+                    add({"type": "play", "cards": cards, "combo": proto.copy()})
+        for r in quads:
+            name = names[r]
+            add(
+                {
+                    "type": "play",
+                    "cards": list(by_rank[r]),
+                    "combo": {"kind": "bomb", "low": name, "high": name, "count": 4},
+                }
+            )
+    if c[BJ] and c[RJ]:
+        add(
+            {
+                "type": "play",
+                "cards": ["BJ", "RJ"],
+                "combo": {"kind": "rocket", "low": None, "high": None, "count": 2},
+            }
+        )
+    return out
+
+
 def legal_actions(state: State, seat: int) -> list[dict]:
     if state.phase == "over" or seat != state.turn:
         return []
@@ -167,9 +373,10 @@ def legal_actions(state: State, seat: int) -> list[dict]:
         return [{"type": "bid", "value": 0}] + [
             {"type": "bid", "value": v} for v in range(state.bid + 1, 4)
         ]
+    if state.table is None:
+        return lead_dicts(state.hands[seat])
     actions = play_dicts(state.hands[seat], moves(state))
-    if state.table is not None:
-        actions.append(dict(PASS))
+    actions.append(dict(PASS))
     return actions
 
 
