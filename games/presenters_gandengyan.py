@@ -328,6 +328,7 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
         "tracker": tracker,
         "round": view.get("round", 1),
         "dealer_name": names[view["dealer"]]["name"] if view.get("dealer") is not None else "",
+        "viewer_deals": seat is not None and view.get("dealer") == seat,
         "fresh_deal": not any(e["type"] in ("play", "pass") for e in log),
         "result": _result(view, names, seat) if over else None,
         "match_over": table.status != "active",

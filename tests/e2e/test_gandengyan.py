@@ -211,6 +211,8 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     expect(page.locator(".chart polyline")).to_have_count(3)
     page.get_by_role("link", name="Replay").first.click()
     expect(page.locator(".gdy-trick").first).to_be_visible()
+    page.locator(".gdy-trick__hands summary").first.click()
+    page.screenshot(path=shots("replay"), full_page=True)
 
 
 def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
