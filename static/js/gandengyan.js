@@ -103,6 +103,10 @@
       chip.dataset.testid = "reading";
       chip.setAttribute("data-testid", "reading");
       chip.textContent = p.label;
+      // The reading Hint chose is marked; it is still the player who plays it.
+      var b = board();
+      var key = p.combo.kind + ":" + p.combo.low + ":" + p.combo.high;
+      if (b && b.dataset.hintCombo === key) chip.classList.add("is-suggested");
       chips.appendChild(chip);
     });
     box.hidden = false;
