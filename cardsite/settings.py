@@ -135,8 +135,14 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout, exactly the layer's 5 s blocking
+                # pop: under load the read times out first and kills the consumer. Give it room.
                 "hosts": [
-                    {"address": REDIS_URL, "max_connections": envint("REDIS_MAX_CONNECTIONS", 500)}
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": envint("REDIS_MAX_CONNECTIONS", 500),
+                        "socket_timeout": 30,
+                    }
                 ],
             },
         }
