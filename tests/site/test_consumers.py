@@ -79,3 +79,23 @@ async def test_an_unknown_language_path_is_not_routed(player):
     comm = WebsocketCommunicator(application, "/ws/fr/lobby/", headers=[ORIGIN])
     with pytest.raises(ValueError):
         await comm.connect()
+
+
+async def test_an_idle_socket_survives_the_layers_blocking_pop(player):
+    """With Redis, the layer blocks 5 s per receive; a read timeout as short as that used to
+    kill idle consumers (redis-py 8). Idle for longer than one pop, then a notice arrives."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    from cardsite import realtime
+
+    cookie = await sync_to_async(session_cookie)(player)
+    comm = WebsocketCommunicator(application, "/ws/en/lobby/", headers=[ORIGIN, cookie])
+    assert (await comm.connect())[0]
+    await comm.receive_from()
+    await asyncio.sleep(6.5)  # the point of the test is time passing with nothing to read
+    await get_channel_layer().group_send(realtime.lobby_group(), {"type": "lobby.notice"})
+    assert "Something new happened" in await comm.receive_from(timeout=10)
+    await comm.disconnect()
