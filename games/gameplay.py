@@ -54,6 +54,7 @@ class GameSpec:
     replay_presenter: str = ""  # dotted path: (table, hand, steps, names) -> replay context
     playable: bool = False  # a table page exists for it
     out_line: int | None = None  # a total that ends the match, drawn on the chart
+    plays_in_rounds: bool = False  # the game's own word for a deal: "round" rather than "hand"
     trick_closed: Callable[[dict, dict], bool] = _gongzhu_trick_closed
     deal_record: Callable[[Any, Any, int], dict] = _hands_dealt
 
@@ -118,6 +119,7 @@ SPECS: dict[str, GameSpec] = {
         replay_presenter="games.presenters_gandengyan.gandengyan_replay",
         playable=True,
         trick_closed=_gandengyan_trick_closed,
+        plays_in_rounds=True,
         deal_record=_gandengyan_deal,
     ),
 }

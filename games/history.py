@@ -102,6 +102,7 @@ def match_context(table: Table, user) -> dict:
         "chart": chart(table, names),
         "running": table.status == Table.Status.ACTIVE,
         "seed": table.seed if table.status != Table.Status.ACTIVE else None,
+        "rounds": spec(table.game).plays_in_rounds,
     }
 
 
