@@ -45,6 +45,7 @@ class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
         driver.kick(self.code)  # resume a bot move that came due while nobody watched
 
     async def disconnect(self, code):
+        self.gone = True  # a render still running for this socket must not send any more
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -80,7 +81,7 @@ class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
             self.rendering = False
 
     async def _send_frame(self, frame):
-        if frame is None:
+        if frame is None or getattr(self, "gone", False):
             return
         html, version = frame
         if html:

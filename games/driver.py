@@ -78,17 +78,17 @@ class Driver:
         try:
             while True:
                 self.again.discard(code)
-                task = await database_sync_to_async(services.claim_bot_move)(code)
-                if task is None:
+                # One trip to the database thread: a quick bot decides and moves in it.
+                result = await database_sync_to_async(services.play_due_bot_move)(code)
+                if isinstance(result, services.BotTask):
+                    action = await self._think(result)
+                    result = await database_sync_to_async(services.apply_bot_move)(result, action)
+                if result is None:
                     if code in self.again:
                         continue
                     return
-                action = await self._think(task)
-                table = await database_sync_to_async(services.apply_bot_move)(task, action)
-                if table is None or table.bot_due_at is None:
-                    return
-                if table.bot_due_at > timezone.now():
-                    return  # paced: the on-commit schedule wakes us when it is due
+                if result.bot_due_at is None or result.bot_due_at > timezone.now():
+                    return  # the player's turn, or paced: the on-commit schedule wakes us
         except Exception:  # noqa: BLE001 - a failed move is retried by the sweep
             log.exception("bot move on table %s failed", code)
         finally:

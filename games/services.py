@@ -117,10 +117,18 @@ def _seed() -> int:
 
 
 def _notify(table: Table) -> None:
-    """After commit: tell the table's group it changed. Private views never travel here."""
-    code, version, due = str(table.code), table.version, table.bot_due_at
+    """After commit: tell the table's group it changed. Private views never travel here.
+
+    Once per transaction, with the version the table has when it commits: a transaction that
+    makes several moves sends one notice.
+    """
+    if getattr(table, "_notice_pending", False):
+        return
+    table._notice_pending = True
 
     def send():
+        table._notice_pending = False
+        code, version, due = str(table.code), table.version, table.bot_due_at
         layer = get_channel_layer()
         if layer is not None:
             try:
@@ -310,21 +318,14 @@ def submit_action(code, user, action: dict, version) -> Table:
             raise Refused("match_finished")
         if not isinstance(version, int) or version != table.version:
             raise Refused("stale", {"version": table.version})
-        game = spec(table.game).engine
         state = load_state(table)
-        before = game.public_view(state)
-        if game.hand_over(state):
+        if spec(table.game).engine.hand_over(state):
             raise Refused("hand_over")
-        hand = _current_hand(table)
         try:
-            state = _log_and_apply(table, hand, state, seat, action)
+            state = _apply_move(table, state, seat, action)
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
-        table.state = game.to_json(state)
-        _finish_hand_if_over(table, hand, state)
-        _schedule_bots(table, state, before)
-        table.save()
-        _notify(table)
+        _play_unpaced_bots(table, state)
     return table
 
 
@@ -403,6 +404,105 @@ def resign(code, user) -> Table:
 # ---------------------------------------------------------------- bots
 
 
+# Levels whose choice is quick enough to make inside the transaction that applies it; the
+# others (Hard's search) think in a worker between a claim and a version-checked apply.
+QUICK_LEVELS = ("easy", "normal")
+MAX_BATCH = 60
+
+
+def _bot_task(table: Table, state) -> BotTask | None:
+    """The move a bot owes at this table now, with all it may see, or None."""
+    game = spec(table.game).engine
+    bots = {s.index: s.bot_level for s in table.seats.all() if s.is_bot}
+    movers = [] if game.hand_over(state) else [m for m in game.to_move(state) if m in bots]
+    if not movers:
+        return None
+    seat = movers[0]
+    return BotTask(
+        code=str(table.code),
+        game=table.game,
+        seat=seat,
+        level=bots[seat],
+        version=table.version,
+        observation=game.observation(state, seat),
+        legal=game.legal_actions(state, seat),
+        rng_seed=f"{table.seed}:{table.version}:{seat}",
+    )
+
+
+def _apply_move(table: Table, state, seat: int, action: dict):
+    """Apply, log and save one move on a locked table; notify after commit. The new state."""
+    game = spec(table.game).engine
+    before = game.public_view(state)
+    hand = _current_hand(table)
+    state = _log_and_apply(table, hand, state, seat, action)
+    table.state = game.to_json(state)
+    _finish_hand_if_over(table, hand, state)
+    _schedule_bots(table, state, before)
+    table.save(update_fields=TABLE_MOVE_FIELDS)
+    _notify(table)
+    return state
+
+
+# The columns one move changes.
+TABLE_MOVE_FIELDS = [
+    "state",
+    "version",
+    "status",
+    "finished_at",
+    "bot_due_at",
+    "bot_claimed_until",
+    "hurry",
+    "updated_at",
+]
+
+
+def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
+    """Play the table's due bot move, if any: a quick bot decides and moves in this one
+    transaction (the row lock keeps every other writer out meanwhile). For a slow bot the
+    move is claimed instead and returned as a task to think about in a worker.
+    """
+    with transaction.atomic():
+        try:
+            table = _locked(code)
+        except Refused:
+            return None
+        now = timezone.now()
+        if not table.is_active or table.bot_due_at is None:
+            return None
+        if table.bot_due_at > now and not force:
+            return None
+        if table.bot_claimed_until is not None and table.bot_claimed_until > now:
+            return None  # another worker is thinking about this move
+        state = load_state(table)
+        task = _bot_task(table, state)
+        if task is None:
+            table.bot_due_at = None
+            table.bot_claimed_until = None
+            table.save(update_fields=["bot_due_at", "bot_claimed_until"])
+            return None
+        if task.level not in QUICK_LEVELS:
+            table.bot_claimed_until = now + timedelta(seconds=CLAIM_SECONDS)
+            table.save(update_fields=["bot_claimed_until"])
+            return task
+        state = _apply_move(table, state, task.seat, choose_bot_action(task))
+        _play_unpaced_bots(table, state)
+        return table
+
+
+def _play_unpaced_bots(table: Table, state) -> None:
+    """Quick bots whose moves are due at once (no pacing: tests, fast-forward, the closed-loop
+    benchmark) play on in the current transaction until someone else is to move: one commit,
+    one notice, one frame for the lot."""
+    for _ in range(MAX_BATCH):
+        if table.bot_due_at is None or table.bot_due_at > timezone.now():
+            return
+        task = _bot_task(table, state)
+        if task is None or task.level not in QUICK_LEVELS:
+            return
+        state = _apply_move(table, state, task.seat, choose_bot_action(task))
+
+
 def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
     """Take the due bot move of a table for this process, or None if there is none.
 
@@ -411,7 +511,7 @@ def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
     """
     now = timezone.now()
     try:
-        table = Table.objects.get(code=code)
+        table = _with_seats(Table.objects).get(code=code)
     except (Table.DoesNotExist, ValueError):
         return None
     if not table.is_active or table.bot_due_at is None:
@@ -425,24 +525,10 @@ def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
     )
     if not won:
         return None
-    game = spec(table.game).engine
-    state = load_state(table)
-    bots = {s.index: s.bot_level for s in table.seats.all() if s.is_bot}
-    movers = [m for m in game.to_move(state) if m in bots]
-    if not movers or game.hand_over(state):
+    task = _bot_task(table, load_state(table))
+    if task is None:
         Table.objects.filter(pk=table.pk).update(bot_due_at=None, bot_claimed_until=None)
-        return None
-    seat = movers[0]
-    return BotTask(
-        code=str(table.code),
-        game=table.game,
-        seat=seat,
-        level=bots[seat],
-        version=table.version,
-        observation=game.observation(state, seat),
-        legal=game.legal_actions(state, seat),
-        rng_seed=f"{table.seed}:{table.version}:{seat}",
-    )
+    return task
 
 
 def choose_bot_action(task: BotTask) -> dict:
@@ -459,16 +545,7 @@ def apply_bot_move(task: BotTask, action: dict) -> Table | None:
         table = _locked(task.code)
         if table.version != task.version or not table.is_active:
             return None  # someone moved meanwhile; the claim lapses with the version
-        game = spec(table.game).engine
-        state = load_state(table)
-        before = game.public_view(state)
-        hand = _current_hand(table)
-        state = _log_and_apply(table, hand, state, task.seat, action)
-        table.state = game.to_json(state)
-        _finish_hand_if_over(table, hand, state)
-        _schedule_bots(table, state, before)
-        table.save()
-        _notify(table)
+        _apply_move(table, load_state(table), task.seat, action)
     return table
 
 
@@ -476,10 +553,10 @@ def run_bots(code, limit: int = 1000) -> int:
     """Synchronously play every bot move that is due now or later (tests, commands)."""
     moved = 0
     while moved < limit:
-        task = claim_bot_move(code, force=True)
-        if task is None:
-            return moved
-        if apply_bot_move(task, choose_bot_action(task)) is None:
+        result = play_due_bot_move(code, force=True)
+        if isinstance(result, BotTask):
+            result = apply_bot_move(result, choose_bot_action(result))
+        if result is None:
             return moved
         moved += 1
     return moved

@@ -216,8 +216,9 @@ async def test_an_unknown_table_gets_4404():
     assert await comm.receive_output() == {"type": "websocket.close", "code": 4404}
 
 
-async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch):
+async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, settings):
     """A new process on the same database: due bot moves are found and played."""
+    settings.GAME_PACING = True  # the bots' moves are due a moment after the player's
     user = await make_user("ren")
     table = await make_table(user)
     comm = await connect(user, table)

@@ -134,8 +134,10 @@ def _arrange(table, hands, table_play=None, stock=None, turn=0):
 
 
 @pytest.mark.django_db
-def test_stale_out_of_turn_ambiguous_and_illegal_plays_are_refused_with_a_reason(owner):
+def test_stale_out_of_turn_ambiguous_and_illegal_plays_are_refused_with_a_reason(owner, settings):
     from django.utils import translation
+
+    settings.GAME_PACING = True  # the bots wait, so the table stays where the test put it
 
     from games.messages import refusal
 

@@ -119,7 +119,8 @@ def test_an_outsider_cannot_act(table, outsider):
     assert exc.value.code == "not_seated"
 
 
-def test_a_move_out_of_turn_is_refused(owner):
+def test_a_move_out_of_turn_is_refused(owner, settings):
+    settings.GAME_PACING = True  # paced bots: a bot is to move between the player's moves
     rng = random.Random(2)
     table = services.create_table(owner, "gongzhu", "easy")
     for _ in range(40):
@@ -178,7 +179,8 @@ def test_next_hand_and_level_change(table, owner):
     assert GAME.observation(state_of(table), 0)["hand_number"] == 2
 
 
-def test_bot_moves_are_claimed_once(table, owner):
+def test_bot_moves_are_claimed_once(table, owner, settings):
+    settings.GAME_PACING = True
     rng = random.Random(8)
     for _ in range(30):
         state = state_of(table)
@@ -221,7 +223,8 @@ def test_resign_ends_the_match(table, owner):
         services.submit_action(table.code, owner, {"type": "play", "card": "2S"}, table.version)
 
 
-def test_an_action_is_one_transaction_with_one_table_write(table, owner):
+def test_an_action_is_one_transaction_with_one_table_write(table, owner, settings):
+    settings.GAME_PACING = True  # only the player's move (unpaced, the bots' replies join it)
     play_until_human(table)
     state = state_of(table)
     action = GAME.legal_actions(state, 0)[0]
@@ -233,3 +236,22 @@ def test_an_action_is_one_transaction_with_one_table_write(table, owner):
         if q["sql"].startswith("UPDATE") and "games_table" in q["sql"]
     ]
     assert len(writes) == 1
+
+
+def test_unpaced_bots_reply_in_the_players_transaction(table, owner):
+    """Without pacing the bots' replies join the player's move: one commit, one notice."""
+    play_until_human(table)
+    state = state_of(table)
+    version = table.version
+    with CaptureQueriesContext(connection) as ctx:
+        services.submit_action(table.code, owner, GAME.legal_actions(state, 0)[0], version)
+    table.refresh_from_db()
+    state = state_of(table)
+    assert GAME.hand_over(state) or 0 in GAME.to_move(state)  # the player is to move again
+    moves = ActionLog.objects.filter(table=table, seq__gt=version).count()
+    assert moves == table.version - version >= 1
+    commits = [
+        q for q in ctx.captured_queries if q["sql"] in ("COMMIT",) or q["sql"].startswith("RELEASE")
+    ]
+    assert len([q for q in ctx.captured_queries if q["sql"].startswith("BEGIN")]) <= 1
+    assert len(commits) <= 1
