@@ -98,7 +98,28 @@ def gongzhu_move(html: str, rng: random.Random) -> dict | None:
     return None
 
 
-POLICIES: dict[str, Callable[[str, random.Random], dict | None]] = {"gongzhu": gongzhu_move}
+def gandengyan_move(html: str, rng: random.Random) -> dict | None:
+    """Follow by passing (always legal when following); lead a single card (any non-joker is
+    one), or, holding only jokers, all of them (the joker bomb, or the last-card exception)."""
+    if _NEXT_HAND in html:
+        return {"action": "next"}
+    m = _BOARD_CLASS.search(html)
+    classes = m.group(1).split() if m else []
+    if "is-my-turn" not in classes:
+        return None
+    if "is-following" in classes:
+        return {"action": "pass"}
+    cards = _PLAYABLE.findall(html)
+    plain = [c for c in cards if c not in ("BJ", "RJ")]
+    if plain:
+        return {"action": "play", "cards": [rng.choice(plain)]}
+    return {"action": "play", "cards": cards} if cards else None
+
+
+POLICIES: dict[str, Callable[[str, random.Random], dict | None]] = {
+    "gongzhu": gongzhu_move,
+    "gandengyan": gandengyan_move,
+}
 
 
 # ---------------------------------------------------------------- figures

@@ -81,3 +81,25 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
 def test_it_refuses_sizes_and_servers_beyond_its_bounds(config):
     with pytest.raises(ValueError):
         config.validate()
+
+
+def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
+    import random
+
+    from games.bench.load import gandengyan_move
+
+    rng = random.Random(1)
+    hand = (
+        '<button type="button" class="hand__card is-playable" data-card="BJ"></button>'
+        '<button type="button" class="hand__card is-playable" data-card="7S"></button>'
+    )
+    leading = (
+        '<div id="board" class="gdy-board seats-3 phase-play is-my-turn" data-version="4">' + hand
+    )
+    following = (
+        '<div id="board" class="gdy-board seats-3 phase-play is-my-turn is-following">' + hand
+    )
+    waiting = '<div id="board" class="gdy-board seats-3 phase-play" data-version="4">' + hand
+    assert gandengyan_move(leading, rng) == {"action": "play", "cards": ["7S"]}
+    assert gandengyan_move(following, rng) == {"action": "pass"}
+    assert gandengyan_move(waiting, rng) is None
