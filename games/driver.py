@@ -30,6 +30,7 @@ class Driver:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.running: set[str] = set()
         self.again: set[str] = set()
+        self.tasks: set[asyncio.Task] = set()
         self.sweeper: asyncio.Task | None = None
         self.pool: ProcessPoolExecutor | None = None
         self.lock = threading.Lock()
@@ -68,7 +69,21 @@ class Driver:
             self.again.add(code)
             return
         self.running.add(code)
-        asyncio.get_running_loop().create_task(self._advance(code), context=contextvars.Context())
+        task = asyncio.get_running_loop().create_task(
+            self._advance(code), context=contextvars.Context()
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def stop(self) -> None:
+        """Cancel the sweep and wait for moves in flight (tests; a process shutting down)."""
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        pending = [t for t in (self.sweeper, *self.tasks) if t is not None and not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=10)
+        self.sweeper = None
+        self.loop = None
 
     # -- work
 
@@ -145,6 +160,10 @@ def _in_loop(loop) -> bool:
 
 
 _driver = Driver()
+
+
+async def stop() -> None:
+    await _driver.stop()
 
 
 def ensure_started() -> None:

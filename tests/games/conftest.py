@@ -24,3 +24,12 @@ def play_until_human(table):
     services.run_bots(table.code)
     table.refresh_from_db()
     return table
+
+
+@pytest.fixture(autouse=True)
+async def _stop_the_driver():
+    """Each test's event loop ends with it: stop the bot driver's sweep and moves first."""
+    yield
+    from games import driver
+
+    await driver.stop()

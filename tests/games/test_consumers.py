@@ -218,7 +218,6 @@ async def test_an_unknown_table_gets_4404():
 
 async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, settings):
     """A new process on the same database: due bot moves are found and played."""
-    settings.GAME_PACING = True  # the bots' moves are due a moment after the player's
     user = await make_user("ren")
     table = await make_table(user)
     comm = await connect(user, table)
@@ -226,15 +225,17 @@ async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, setti
     version, legal, obs = await legal_for_human(table)
     await comm.disconnect()
     # The "old process" dies: its driver is gone. The human's move makes bot moves due.
-    if driver._driver.sweeper is not None:
-        driver._driver.sweeper.cancel()
+    await driver.stop()
     monkeypatch.setattr(driver, "_driver", driver.Driver())
 
     @sync_to_async
     def move_until_a_bot_is_due():
+        # Paced for this move only, so the bots' replies are left due rather than played.
+        settings.GAME_PACING = True
         for _ in range(20):
             t = Table.objects.get(pk=table.pk)
             if t.bot_due_at is not None:
+                settings.GAME_PACING = False
                 return t.version
             state = GAME.from_json(t.state)
             services.submit_action(table.code, user, GAME.legal_actions(state, 0)[0], t.version)
@@ -248,6 +249,7 @@ async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, setti
     t = await reload(table)
     assert t.version > version or "summary__panel" in html
     await comm.disconnect()
+    await driver.stop()  # this test's own driver
 
 
 async def test_frames_speak_the_language_of_the_page():
