@@ -203,6 +203,7 @@ async def test_anonymous_gets_4401():
     assert (await comm.connect())[0]
     await comm.receive_from()
     assert await comm.receive_output() == {"type": "websocket.close", "code": 4401}
+    await comm.disconnect()  # lets the consumer's channel-layer receive end cleanly
 
 
 async def test_an_unknown_table_gets_4404():
@@ -214,6 +215,7 @@ async def test_an_unknown_table_gets_4404():
     assert (await comm.connect())[0]
     await comm.receive_from()
     assert await comm.receive_output() == {"type": "websocket.close", "code": 4404}
+    await comm.disconnect()
 
 
 async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, settings):

@@ -46,6 +46,7 @@ async def test_anonymous_is_told_to_log_in_and_closed_with_4401():
     assert 'data-state="login"' in text
     closed = await comm.receive_output()
     assert closed == {"type": "websocket.close", "code": 4401}
+    await comm.disconnect()
 
 
 @pytest.mark.parametrize(
