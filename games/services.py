@@ -74,6 +74,14 @@ def get_table(code) -> Table:
         raise Refused("no_such_table") from e
 
 
+def game_of(code) -> str:
+    """The game a table plays (one small query)."""
+    try:
+        return Table.objects.values_list("game", flat=True).get(code=code)
+    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        raise Refused("no_such_table") from e
+
+
 def seat_of(table: Table, user) -> int | None:
     """The seat index ``user`` plays at this table, or None for anyone else."""
     if user is None or not user.is_authenticated:
@@ -88,10 +96,10 @@ def load_state(table: Table):
     return spec(table.game).engine.from_json(table.state)
 
 
-def view_for(table: Table, seat: int | None) -> dict:
+def view_for(table: Table, seat: int | None, state=None) -> dict:
     """What ``seat`` may see (the public view for a spectator), with the table's version."""
     game = spec(table.game).engine
-    state = load_state(table)
+    state = load_state(table) if state is None else state
     view = game.observation(state, seat) if seat is not None else game.public_view(state)
     view["version"] = table.version
     return view

@@ -15,8 +15,8 @@ from games.gameplay import spec
 
 def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) -> tuple[str, int]:
     seat = services.seat_of(table, user)
-    view = services.view_for(table, seat)
     state = services.load_state(table)
+    view = services.view_for(table, seat, state)
     context = spec(table.game).present(table, view, seat, state=state, selected=selected)
     context["toast"] = toast
     context["hint"] = hint
@@ -71,11 +71,11 @@ def handle(code, user, language: str, data: dict):
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
                 return _board(table, user, selected=selected, hint=hint)
             else:
-                table = services.get_table(code)
-                action = spec(table.game).action_from_frame(data)
+                action = spec(services.game_of(code)).action_from_frame(data)
                 if action is None:
                     return _toast_only("bad_frame")
-                services.submit_action(code, user, action, version)
+                # The table as the move left it (seats already loaded): render it as it is.
+                return _board(services.submit_action(code, user, action, version), user)
         except services.Refused as e:
             if e.code == "no_such_table":
                 return _toast_only(e.code)
