@@ -270,19 +270,22 @@ def _announcement(view, names) -> str:
     return text
 
 
+def result_rows(view, names, viewer) -> list[dict]:
+    """One row per seat of the hand's breakdown, with the running total (every game)."""
+    return [
+        {
+            "seat": s,
+            "name": names[s]["name"],
+            "row": row,
+            "is_viewer": s == viewer,
+            "total": view["totals"][s],
+        }
+        for s, row in enumerate(view["result"]["breakdown"])
+    ]
+
+
 def _result(view, names, viewer) -> dict:
-    result = view["result"]
-    rows = []
-    for s, row in enumerate(result["breakdown"]):
-        rows.append(
-            {
-                "seat": s,
-                "name": names[s]["name"],
-                "row": row,
-                "is_viewer": s == viewer,
-                "total": view["totals"][s],
-            }
-        )
+    rows = result_rows(view, names, viewer)
     ranking = sorted(
         (
             {"seat": s, "name": names[s]["name"], "total": t, "out": t <= -1000}

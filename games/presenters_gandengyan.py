@@ -18,7 +18,7 @@ from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.gandengyan.combos import ORDER, card_order, joker_stand_ins, readings
 from games.models import LEVEL_CHOICES
-from games.presenters import Card, frame_cards, seat_names
+from games.presenters import Card, frame_cards, result_rows, seat_names
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
 POSITIONS = {
@@ -415,17 +415,7 @@ def _round_log(log, names, seat) -> list[dict]:
 
 def _result(view, names, seat) -> dict:
     result = view["result"]
-    rows = []
-    for s, row in enumerate(result["breakdown"]):
-        rows.append(
-            {
-                "seat": s,
-                "name": names[s]["name"],
-                "row": row,
-                "is_viewer": s == seat,
-                "total": view["totals"][s],
-            }
-        )
+    rows = result_rows(view, names, seat)
     return {
         "rows": rows,
         "sum": sum(result["scores"]),
