@@ -41,13 +41,6 @@ def card_name(card: str) -> str:
     return _("%(rank)s of %(suit)s") % {"rank": rank_label(rank), "suit": SUIT_NAMES[suit]}
 
 
-def card_short(card: str) -> str:
-    """Index and suit symbol, e.g. "10♥"."""
-    if card in ("BJ", "RJ"):
-        return card
-    return RANK_SHORT.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
-
-
 def refusal(code: str, params: dict | None = None) -> str:
     """The sentence for a refused action (engine or service code)."""
     p = params or {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import messages
 from games.engine import IllegalAction, gongzhu
@@ -65,8 +64,9 @@ def seat_names(table) -> dict[int, dict]:
     return out
 
 
-def position_of(seat: int, viewer: int, seats: int = 4) -> str:
-    return POSITIONS[(seat - viewer) % seats] if seats == 4 else POSITIONS[(seat - viewer) % seats]
+def position_of(seat: int, viewer: int) -> str:
+    """Gong Zhu's four places, the viewer at the bottom and play going counter-clockwise."""
+    return POSITIONS[(seat - viewer) % 4]
 
 
 MARKERS = {"QS": "pig", "JD": "goat", "TC": "transformer"}
@@ -295,10 +295,6 @@ def _result(view, names, viewer) -> dict:
     )
     won = view.get("winner") == viewer if view.get("match_over") else None
     return {"rows": rows, "ranking": ranking, "won": won}
-
-
-def cards_left_label(n: int) -> str:
-    return ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
 
 
 def frame_cards(value) -> list:
