@@ -5,6 +5,10 @@ commit that made it due, or found by a sweep of the database, which covers resta
 moves made due by another process), claims the move, lets the bot think off the event loop
 (Hard in a process pool: its search is CPU-bound; the others in a thread, never the one that
 serves database calls), then applies it through the services, which check the version.
+
+A pool worker is handed a ``games.bots.task.BotTask`` and ``games.bots.task.choose``: the engine
+and the bots, never Django. A worker that dies (killed, out of memory) breaks the whole pool;
+the driver then replaces the pool and thinks once more, so the table does not freeze.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ import logging
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
+
+from games.bots.task import BotTask, choose
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +91,10 @@ class Driver:
             await asyncio.wait(pending, timeout=10)
         self.sweeper = None
         self.loop = None
+        with self.lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     # -- work
 
@@ -109,13 +120,25 @@ class Driver:
         finally:
             self.running.discard(code)
 
-    async def _think(self, task):
-        from games import services
-
+    async def _think(self, task: BotTask) -> dict:
+        if task.level != "hard":
+            return await asyncio.to_thread(choose, task)
         loop = asyncio.get_running_loop()
-        if task.level == "hard":
-            return await loop.run_in_executor(self._pool(), services.choose_bot_action, task)
-        return await asyncio.to_thread(services.choose_bot_action, task)
+        pool = self._pool()
+        try:
+            return await loop.run_in_executor(pool, choose, task)
+        except BrokenProcessPool:
+            # Once, in a fresh pool: a second failure is logged by _advance, and the claim
+            # lapses so the sweep tries again later.
+            log.warning(
+                "bot worker died while thinking on table %s (seat %d, version %d): "
+                "new worker pool, thinking again",
+                task.code,
+                task.seat,
+                task.version,
+            )
+            self._drop_pool(pool)
+            return await loop.run_in_executor(self._pool(), choose, task)
 
     def _pool(self) -> ProcessPoolExecutor:
         with self.lock:
@@ -127,6 +150,12 @@ class Driver:
                     mp_context=multiprocessing.get_context("spawn"),
                 )
             return self.pool
+
+    def _drop_pool(self, broken: ProcessPoolExecutor) -> None:
+        with self.lock:
+            if self.pool is broken:
+                self.pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
 
     async def _sweep(self) -> None:
         while True:

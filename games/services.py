@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -24,6 +23,8 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from cardsite import realtime
+from games.bots.task import BotTask
+from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
 from games.gameplay import spec
 from games.models import ActionLog, Hand, Seat, Table
@@ -41,20 +42,6 @@ class Refused(Exception):
         self.code = code
         self.params = params or {}
         super().__init__(code)
-
-
-@dataclass
-class BotTask:
-    """Everything a bot may see to choose one move, and the version it is valid for."""
-
-    code: str
-    game: str
-    seat: int
-    level: str
-    version: int
-    observation: dict
-    legal: list[dict]
-    rng_seed: str
 
 
 # ---------------------------------------------------------------- reading
@@ -537,14 +524,6 @@ def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
     if task is None:
         Table.objects.filter(pk=table.pk).update(bot_due_at=None, bot_claimed_until=None)
     return task
-
-
-def choose_bot_action(task: BotTask) -> dict:
-    """Pure: the bot's move for a task. Runs in a worker (Hard's search is CPU-bound)."""
-    from games.bots import get_bot
-
-    bot = get_bot(task.game, task.level)
-    return bot.act(task.observation, task.legal, random.Random(task.rng_seed))
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:
