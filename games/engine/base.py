@@ -1,8 +1,9 @@
-"""The shared surface of every game (ENGINE_CONTRACT.md): Combo, IllegalAction, Game, registry."""
+"""The shared surface of every game (ENGINE_CONTRACT.md): Combo, IllegalAction, Game, GameInfo,
+registry."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 
@@ -45,6 +46,40 @@ _COMMON_MESSAGES = {
 }
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's facts as data, at the top of its package: everything else that lists the
+    games (the site's choices, lobby, navigation, rule pages, benchmarks, table registry)
+    reads these records. Keys only, never wording: the engine knows no language.
+    """
+
+    name: str
+    seat_counts: tuple[int, ...]
+    default_seats: int
+    # Each option's allowed values, in the order a player is offered them, and its default.
+    options: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    default_options: dict[str, Any] = field(default_factory=dict)
+    # A match ends (by a total, or after a number of hands) rather than running on.
+    match_end: bool = True
+    # A total at which a player is out and the match ends, if the game has one.
+    out_line: int | None = None
+    # The game's own word for one deal played out: "hand", "round".
+    deal_word: str = "hand"
+    # Raised whenever a change to the rules would replay an old hand differently.
+    rules_version: int = 1
+    # Where the game stands in lists (the lobby, the navigation).
+    order: int = 0
+
+    def __post_init__(self) -> None:
+        if self.default_seats not in self.seat_counts or set(self.options) != set(
+            self.default_options
+        ):
+            raise ValueError(f"{self.name}: defaults must be among the choices")
+        for key, value in self.default_options.items():
+            if value not in self.options[key]:
+                raise ValueError(f"{self.name}: default {key}={value!r} is not offered")
+
+
 class IllegalAction(Exception):
     """An action the rules refuse. ``code`` is stable; ``params`` fill in the sentence."""
 
@@ -75,6 +110,8 @@ def register_messages(messages: dict[str, str]) -> None:
 
 
 class Game(Protocol):
+    info: GameInfo
+
     name: str
     seat_counts: tuple[int, ...]
 
@@ -91,6 +128,7 @@ class Game(Protocol):
     def next_hand(self, state: Any) -> Any: ...
     def to_json(self, state: Any) -> dict: ...
     def from_json(self, data: dict) -> Any: ...
+    def dealt(self, state: Any) -> dict: ...
 
 
 _REGISTRY: dict[str, Game] = {}
@@ -114,20 +152,17 @@ def get_game(name: str) -> Game:
 
 
 def game_names() -> list[str]:
+    """Every game, in its listed order (``GameInfo.order``)."""
     _load_all()
-    return sorted(_REGISTRY)
-
-
-GAME_MODULES = ("gongzhu", "gandengyan", "doudizhu")
+    return sorted(_REGISTRY, key=lambda name: (_REGISTRY[name].info.order, name))
 
 
 def _load_all() -> None:
+    """Register every game package beside this module: adding a game is adding its package."""
     import importlib
+    import pkgutil
+    from pathlib import Path
 
-    for module in GAME_MODULES:
-        try:
-            importlib.import_module(f"games.engine.{module}")
-        except ModuleNotFoundError as e:
-            # A game whose package has not been written yet is simply not registered.
-            if e.name != f"games.engine.{module}":
-                raise
+    for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if module.ispkg:
+            importlib.import_module(f"games.engine.{module.name}")

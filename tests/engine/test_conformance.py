@@ -146,3 +146,36 @@ def test_hand_result_before_end_and_next_hand(name, seats):
         nxt = game.next_hand(state)
         assert not game.hand_over(nxt)
         assert game.totals(nxt) == scores
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_game_record_matches_the_game(name):
+    game = get_game(name)
+    info = game.info
+    assert info.name == game.name == name
+    assert tuple(info.seat_counts) == tuple(game.seat_counts)
+    assert info.deal_word in ("hand", "round")
+    # Every offered option value starts a match; anything else is refused.
+    for seats in info.seat_counts:
+        game.new_match(seed=1, seats=seats, options=dict(info.default_options) or None)
+    for key, values in info.options.items():
+        for value in values:
+            game.new_match(
+                seed=1, seats=info.default_seats, options={**info.default_options, key: value}
+            )
+        with pytest.raises((ValueError, TypeError)):
+            game.new_match(seed=1, seats=info.default_seats, options={key: "no such value"})
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_the_deal_record_holds_every_card_once(name, seats):
+    game = get_game(name)
+    state = game.new_match(seed=11, seats=seats)
+    dealt = game.dealt(state)
+    hands = dealt["hands"]
+    assert len(hands) == seats
+    for seat in range(seats):
+        assert sorted(hands[seat]) == sorted(game.observation(state, seat)["hand"])
+    cards = [c for h in hands for c in h] + [c for k, v in dealt.items() if k != "hands" for c in v]
+    assert len(cards) == len(set(cards))
+    json.dumps(dealt)

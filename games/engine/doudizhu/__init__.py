@@ -7,20 +7,33 @@ hand has its landlord fixed without bidding, for benchmarks against engines that
 
 from __future__ import annotations
 
-from games.engine.base import register
+from games.engine.base import GameInfo, register
 from games.engine.doudizhu import observation as _observation
 from games.engine.doudizhu import rules, state
 from games.engine.doudizhu.actions import CODES
 from games.engine.doudizhu.combos import beats, readings
 from games.engine.doudizhu.rules import new_match_fixed
 from games.engine.doudizhu.scoring import stake
+from games.engine.doudizhu.state import DEFAULT_HANDS, MATCH_LENGTHS
 
-__all__ = ["CODES", "DouDizhu", "beats", "game", "new_match_fixed", "readings", "stake"]
+INFO = GameInfo(
+    name="doudizhu",
+    seat_counts=(3,),
+    default_seats=3,
+    options={"hands": MATCH_LENGTHS},
+    default_options={"hands": DEFAULT_HANDS},
+    match_end=True,
+    deal_word="hand",
+    order=3,
+)
+
+__all__ = ["CODES", "INFO", "DouDizhu", "beats", "game", "new_match_fixed", "readings", "stake"]
 
 
 class DouDizhu:
-    name = "doudizhu"
-    seat_counts = (3,)
+    info = INFO
+    name = INFO.name
+    seat_counts = INFO.seat_counts
 
     new_match = staticmethod(rules.new_match)
     to_move = staticmethod(rules.to_move)
@@ -35,6 +48,11 @@ class DouDizhu:
     next_hand = staticmethod(rules.next_hand)
     to_json = staticmethod(state.to_json)
     from_json = staticmethod(state.from_json)
+
+    def dealt(self, match) -> dict:
+        """The three hands and the kitty as dealt (called before the bidding starts)."""
+        data = state.to_json(match)
+        return {"hands": [list(h) for h in data["hands"]], "kitty": list(data["kitty"])}
 
 
 game = register(DouDizhu())

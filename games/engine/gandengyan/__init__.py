@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.base import IllegalAction, register
+from games.engine.base import GameInfo, IllegalAction, register
 from games.engine.gandengyan import observation as _observation
 from games.engine.gandengyan import rules
 from games.engine.gandengyan.actions import CODES
@@ -16,13 +16,25 @@ from games.engine.gandengyan.combos import beats, readings
 from games.engine.gandengyan.scoring import settle
 from games.engine.gandengyan.state import DEFAULT_OPTIONS, DRAW_RULES, State, deal
 
-__all__ = ["CODES", "GAME", "beats", "readings", "settle"]
+INFO = GameInfo(
+    name="gandengyan",
+    seat_counts=(2, 3, 4),
+    default_seats=3,
+    options={"draw": DRAW_RULES},
+    default_options=dict(DEFAULT_OPTIONS),
+    match_end=False,  # a session runs on (RULINGS.md)
+    deal_word="round",
+    order=2,
+)
+
+__all__ = ["CODES", "GAME", "INFO", "beats", "readings", "settle"]
 
 
 class GanDengYan:
-    name = "gandengyan"
-    seat_counts = (2, 3, 4)
-    default_seats = 3
+    info = INFO
+    name = INFO.name
+    seat_counts = INFO.seat_counts
+    default_seats = INFO.default_seats
 
     def new_match(self, seed: int, seats: int, options: dict | None = None) -> State:
         if seats not in self.seat_counts:
@@ -76,6 +88,12 @@ class GanDengYan:
 
     def from_json(self, data: dict) -> State:
         return State.from_json(data)
+
+    def dealt(self, state: State) -> dict:
+        """The hands and the stock as dealt: the stock decides every draw, so a replay
+        checks it too (called before the first play of the round)."""
+        data = state.to_json()
+        return {"hands": [list(h) for h in data["hands"]], "stock": list(data["stock"])}
 
 
 GAME = register(GanDengYan())

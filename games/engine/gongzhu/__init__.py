@@ -7,7 +7,7 @@ refusal codes), ``rules`` (exposure, play, end of hand and match), ``scoring`` (
 
 from __future__ import annotations
 
-from games.engine.base import register
+from games.engine.base import GameInfo, register
 from games.engine.gongzhu import observation as _observation
 from games.engine.gongzhu import rules as _rules
 from games.engine.gongzhu import state as _state
@@ -23,10 +23,21 @@ from games.engine.gongzhu.scoring import (
     score_hand,
 )
 
+INFO = GameInfo(
+    name="gongzhu",
+    seat_counts=(4,),
+    default_seats=4,
+    match_end=True,
+    out_line=-1000,
+    deal_word="hand",
+    order=1,
+)
+
 __all__ = [
     "CODES",
     "EXPOSABLE",
     "GOAT",
+    "INFO",
     "HEART_ACE",
     "PIG",
     "POINT_CARDS",
@@ -39,8 +50,9 @@ __all__ = [
 
 
 class GongZhu:
-    name = "gongzhu"
-    seat_counts = (4,)
+    info = INFO
+    name = INFO.name
+    seat_counts = INFO.seat_counts
 
     def new_match(self, seed: int, seats: int = 4, options: dict | None = None):
         if seats != 4:
@@ -63,6 +75,10 @@ class GongZhu:
     next_hand = staticmethod(_rules.next_hand)
     to_json = staticmethod(_state.to_json)
     from_json = staticmethod(_state.from_json)
+
+    def dealt(self, state) -> dict:
+        """The four hands as dealt (called before the first card of the hand is played)."""
+        return {"hands": [list(h) for h in _state.to_json(state)["hands"]]}
 
 
 game = register(GongZhu())
