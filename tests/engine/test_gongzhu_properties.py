@@ -109,11 +109,15 @@ def test_random_playouts_with_exposures_exercise_the_restriction():
             seat = game.to_move(state)[0]
             legal = {a["card"] for a in game.legal_actions(state, seat)}
             data = to_json(state)
+            unplayable = game.observation(state, seat)["unplayable"]
+            assert set(unplayable) == set(data["hands"][seat]) - legal
             for card in data["hands"][seat]:
                 if card in legal:
                     continue
                 with pytest.raises(IllegalAction) as exc:
                     game.apply(state, seat, {"type": "play", "card": card})
+                # The observation told the seat the very refusal the move gets.
+                assert unplayable[card] == {"code": exc.value.code, "params": exc.value.params}
                 assert exc.value.code in ("must_follow_suit", "exposed_card_first_trick")
                 if exc.value.code == "exposed_card_first_trick":
                     restricted_seen += 1

@@ -21,6 +21,7 @@ from games.engine.gongzhu.rules import (
     hand_scores,
     legal_cards,
     match_over,
+    refuse_play,
     out_seats,
     to_move,
     totals,
@@ -122,12 +123,19 @@ def observation(state: State, seat: int) -> dict:
         view["my_exposure"] = list(state.pending[seat]) if decided else None
         view["exposable"] = exposable(hand)
         view["legal_cards"] = []
+        view["unplayable"] = {}
     else:
         view["decided"] = True
         view["my_exposure"] = list(state.exposed[seat])
         view["exposable"] = []
         to_play = state.phase != OVER and view["to_move"] == seat
         view["legal_cards"] = legal_cards(state, seat) if to_play else []
+        view["unplayable"] = {}
+        if to_play:
+            for card in hand:
+                if card not in view["legal_cards"]:
+                    refusal = refuse_play(state, seat, card)
+                    view["unplayable"][card] = {"code": refusal.code, "params": refusal.params}
     return view
 
 

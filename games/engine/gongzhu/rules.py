@@ -118,7 +118,8 @@ def _expose(state: State, seat: int, cards: tuple[str, ...]) -> State:
     return new
 
 
-def _refuse_play(state: State, seat: int, card: str) -> IllegalAction:
+def refuse_play(state: State, seat: int, card: str) -> IllegalAction:
+    """Why the seat to move may not play ``card`` from its hand now (it is not legal)."""
     hand = state.hands[seat]
     if state.trick:
         suit = state.trick[0][1]
@@ -129,7 +130,7 @@ def _refuse_play(state: State, seat: int, card: str) -> IllegalAction:
 
 def _play(state: State, seat: int, card: str) -> State:
     if card not in legal_cards(state, seat):
-        raise _refuse_play(state, seat, card)
+        raise refuse_play(state, seat, card)
     new = state.copy()
     hands = list(state.hands)
     hands[seat] = tuple(c for c in state.hands[seat] if c != card)
