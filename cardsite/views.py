@@ -3,53 +3,12 @@
 from __future__ import annotations
 
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy as _
-
-# The lobby's cards. ``table`` names the URL of a game's table once it exists; until then the
-# card says so instead of linking nowhere.
-GAMES = [
-    {
-        "slug": "gongzhu",
-        "name": _("Gong Zhu"),
-        "subtitle": _("Chase the Pig"),
-        "players": _("4 players"),
-        "blurb": _(
-            "Trick-taking for four: dodge the hearts and the pig, catch the goat, and "
-            "watch the transformer double everything. Matches run until someone drops to −1000."
-        ),
-        "suits": "♠♥",
-        "table": None,
-    },
-    {
-        "slug": "gandengyan",
-        "name": _("Gan Deng Yan"),
-        "subtitle": _("Staring Eyes"),
-        "players": _("2–4 players"),
-        "blurb": _(
-            "Beat the last play with the same shape exactly one rank higher, or stare. "
-            "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
-        ),
-        "suits": "♦♣",
-        "table": None,
-    },
-    {
-        "slug": "doudizhu",
-        "name": _("Dou Dizhu"),
-        "subtitle": _("Fight the Landlord"),
-        "players": _("3 players"),
-        "blurb": _(
-            "Bid to become the landlord and play alone with 20 cards against two peasants. "
-            "Chains, airplanes, bombs and the rocket."
-        ),
-        "suits": "♥♠",
-        "table": None,
-    },
-]
 
 
 def lobby(request):
-    from games.gameplay import SPECS
-    from games.models import LEVEL_CHOICES, Table
+    from games.models import Table
+    from games.registry import table_games
+    from games.tables.common import LEVEL_CHOICES
 
     running = {}
     if request.user.is_authenticated:
@@ -59,12 +18,17 @@ def lobby(request):
             running.setdefault(table.game, table)
     cards = [
         {
-            **g,
-            "playable": g["slug"] in SPECS and SPECS[g["slug"]].playable,
-            "has_setup": g["slug"] in SPECS and SPECS[g["slug"]].has_setup,
-            "running": running.get(g["slug"]),
+            "slug": g.name,
+            "name": g.labels.name,
+            "subtitle": g.labels.subtitle,
+            "players": g.labels.players,
+            "blurb": g.labels.blurb,
+            "suits": g.labels.suits,
+            "playable": g.playable,
+            "has_setup": g.has_setup,
+            "running": running.get(g.name),
         }
-        for g in GAMES
+        for g in table_games()
     ]
     return render(request, "lobby.html", {"games": cards, "levels": LEVEL_CHOICES})
 

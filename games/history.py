@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games import presenters
-from games.gameplay import spec
 from games.models import Table
+from games.registry import table_game
+from games.summary import summarize
+from games.tables.common import Card
 
 CHART_W, CHART_H, PAD = 640, 260, 36
 SEAT_COLOURS = ("#0f5132", "#c81e3a", "#1d4ed8", "#b45309")
 
 
 def match_row(table: Table, user) -> dict:
-    names = presenters.seat_names(table)
+    summary = summarize(table)
+    names = summary.names()
     seat = next((s.index for s in table.seats.all() if s.user_id == user.pk), 0)
     hands = [h for h in table.hands.all() if h.ended_at]
     totals = hands[-1].totals if hands else [0] * len(names)
@@ -31,7 +33,7 @@ def match_row(table: Table, user) -> dict:
         top = max(totals)
         result = _("won") if totals[seat] == top and totals.count(top) == 1 else _("lost")
     return {
-        "table": table,
+        "table": summary,
         "opponents": [names[i]["name"] for i in sorted(names) if i != seat],
         "hands": len(hands),
         "total": totals[seat],
@@ -46,7 +48,7 @@ def chart(table: Table, names: dict) -> dict:
     hands = [h for h in table.hands.all() if h.ended_at]
     seats = len(names)
     series = [[0] * seats] + [h.totals for h in hands]
-    out_line = spec(table.game).out_line
+    out_line = table_game(table.game).info.out_line
     floor = out_line if out_line is not None else -10
     low = min(floor, min(min(t) for t in series))
     high = max(100 if out_line is not None else 10, max(max(t) for t in series))
@@ -93,23 +95,24 @@ def chart(table: Table, names: dict) -> dict:
 
 
 def match_context(table: Table, user) -> dict:
-    names = presenters.seat_names(table)
+    summary = summarize(table)
+    names = summary.names()
     hands = list(table.hands.all())
     return {
-        "table": table,
+        "table": summary,
         "names": [names[i]["name"] for i in sorted(names)],
         "hands": hands,
         "chart": chart(table, names),
         "running": table.status == Table.Status.ACTIVE,
         "seed": table.seed if table.status != Table.Status.ACTIVE else None,
-        "rounds": spec(table.game).plays_in_rounds,
+        "rounds": table_game(table.game).plays_in_rounds,
     }
 
 
 def replay_steps(table: Table, number: int):
     """The hand rebuilt from seed and log: a list of (seat, action, public view) per move,
     or None when the rebuilt deal or the engine version disagree with the record."""
-    gspec = spec(table.game)
+    gspec = table_game(table.game)
     game = gspec.engine
     hands = {h.number: h for h in table.hands.all()}
     hand = hands.get(number)
@@ -124,7 +127,7 @@ def replay_steps(table: Table, number: int):
     for n in range(1, number + 1):
         if n > 1:
             state = game.next_hand(state)
-        if gspec.dealt_cards(state, seats) != hands[n].deal:
+        if game.dealt(state) != hands[n].deal:
             return None
         steps = []
         for entry in by_hand.get(n, []):
@@ -139,9 +142,10 @@ def replay_context(table: Table, number: int, user) -> dict | None:
     hand = table.hands.filter(number=number).first()
     if hand is None:
         return None
-    names = presenters.seat_names(table)
+    summary = summarize(table)
+    names = summary.names()
     context = {
-        "table": table,
+        "table": summary,
         "hand": hand,
         "names": [names[i]["name"] for i in sorted(names)],
         "finished": hand.ended_at is not None,
@@ -151,11 +155,11 @@ def replay_context(table: Table, number: int, user) -> dict | None:
     if hand.ended_at is None:
         return context  # a hand in progress: nothing hidden is shown
     context["deal"] = [
-        {"name": names[s]["name"], "cards": [presenters.Card(c) for c in cards]}
+        {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
         for s, cards in enumerate(hand.deal["hands"])
     ]
     steps = replay_steps(table, number)
     context["verified"] = steps is not None
     # Without a trustworthy replay (the rules code changed since), the record as logged.
-    context.update(spec(table.game).present_replay(table, hand, steps, names))
+    context.update(table_game(table.game).present_replay(summary, hand, steps, names))
     return context

@@ -13,12 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [
-    ("gongzhu", _("Gong Zhu")),
-    ("gandengyan", _("Gan Deng Yan")),
-    ("doudizhu", _("Dou Dizhu")),
-]
-LEVEL_CHOICES = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
+from games.registry import game_choices
+from games.tables.common import LEVEL_CHOICES
 
 
 class Table(models.Model):
@@ -28,7 +24,7 @@ class Table(models.Model):
         RESIGNED = "resigned", _("resigned")
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(max_length=20, choices=game_choices)
     options = models.JSONField(default=dict, blank=True)
     # 128 bits from `secrets`, kept as text (beyond a 64-bit integer column); never shown
     # before the match ends, since one known deal must not reveal the next.

@@ -26,8 +26,8 @@ from cardsite import realtime
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
-from games.gameplay import spec
 from games.models import ActionLog, Hand, Seat, Table
+from games.registry import table_game
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +80,12 @@ def seat_of(table: Table, user) -> int | None:
 
 
 def load_state(table: Table):
-    return spec(table.game).engine.from_json(table.state)
+    return table_game(table.game).engine.from_json(table.state)
 
 
 def view_for(table: Table, seat: int | None, state=None) -> dict:
     """What ``seat`` may see (the public view for a spectator), with the table's version."""
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     state = load_state(table) if state is None else state
     view = game.observation(state, seat) if seat is not None else game.public_view(state)
     view["version"] = table.version
@@ -96,7 +96,7 @@ def hint_for(table: Table, seat: int) -> dict | None:
     """Normal's choice for ``seat`` (the player's Hint); never applied."""
     import importlib
 
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     state = load_state(table)
     if seat not in game.to_move(state):
         return None
@@ -143,12 +143,12 @@ def _notify(table: Table) -> None:
 def _bot_delay(table: Table, before_public: dict | None, after_public: dict) -> float:
     if not settings.GAME_PACING or table.hurry:
         return 0.0
-    return spec(table.game).pause_after(before_public or {}, after_public)
+    return table_game(table.game).pause_after(before_public or {}, after_public)
 
 
 def _schedule_bots(table: Table, state, before_public: dict | None = None) -> None:
     """Record when the next bot move is due (or that none is)."""
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     movers = [] if game.hand_over(state) else game.to_move(state)
     bots = {s.index for s in table.seats.all() if s.is_bot}
     if any(m in bots for m in movers):
@@ -167,12 +167,12 @@ def _start_hand(table: Table, state) -> Hand:
     the transaction that deals the hand, so neither the frames nor their timing show who is
     still deciding.
     """
-    gspec = spec(table.game)
+    gspec = table_game(table.game)
     game = gspec.engine
     hand = Hand.objects.create(
         table=table,
         number=table.hands.count() + 1,
-        deal=gspec.dealt_cards(state, table.seats.count()),
+        deal=game.dealt(state),
         engine_version=gspec.rules_version,
     )
     movers = game.to_move(state)
@@ -195,7 +195,7 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
     """A bot's choice computed inline (used for the quick simultaneous decisions at a deal)."""
     from games.bots import get_bot
 
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     return get_bot(table.game, level).act(
         game.observation(state, seat), game.legal_actions(state, seat), rng
@@ -203,7 +203,7 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
 
 
 def _log_and_apply(table: Table, hand: Hand, state, seat: int, action: dict):
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     state = game.apply(state, seat, action)
     table.version += 1
     ActionLog.objects.create(table=table, hand=hand, seq=table.version, seat=seat, action=action)
@@ -211,7 +211,7 @@ def _log_and_apply(table: Table, hand: Hand, state, seat: int, action: dict):
 
 
 def _finish_hand_if_over(table: Table, hand: Hand, state) -> None:
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     if not game.hand_over(state) or hand.ended_at:
         return
     result = game.hand_result(state)
@@ -238,17 +238,20 @@ def create_table(
     ``replaces``: the code of the player's session this one succeeds (new settings make new
     totals); that session ends and stays in the history.
     """
-    gspec = spec(game_name)
+    try:
+        info = table_game(game_name).info
+    except KeyError as e:
+        raise Refused("bad_options") from e
     if level not in LEVELS:
         raise Refused("bad_level")
-    seats = seats or gspec.default_seats
-    if seats not in gspec.seat_counts:
+    seats = seats or info.default_seats
+    if seats not in info.seat_counts:
         raise Refused("bad_seats")
-    opts = {**gspec.default_options, **(options or {})}
-    if set(opts) != set(gspec.default_options):
+    opts = {**info.default_options, **(options or {})}
+    if set(opts) != set(info.default_options):
         raise Refused("bad_options")
     seed = _seed()
-    game = gspec.engine
+    game = table_game(game_name).engine
     try:
         state = game.new_match(seed=seed, seats=seats, options=opts or None)
     except (ValueError, TypeError) as e:
@@ -314,7 +317,7 @@ def submit_action(code, user, action: dict, version) -> Table:
         if not isinstance(version, int) or version != table.version:
             raise Refused("stale", {"version": table.version})
         state = load_state(table)
-        if spec(table.game).engine.hand_over(state):
+        if table_game(table.game).engine.hand_over(state):
             raise Refused("hand_over")
         try:
             state = _apply_move(table, state, seat, action)
@@ -331,7 +334,7 @@ def start_next_hand(code, user, version) -> Table:
             raise Refused("not_seated")
         if not isinstance(version, int) or version != table.version:
             raise Refused("stale", {"version": table.version})
-        game = spec(table.game).engine
+        game = table_game(table.game).engine
         state = load_state(table)
         if not table.is_active or game.match_over(state):
             raise Refused("match_finished")
@@ -407,7 +410,7 @@ MAX_BATCH = 60
 
 def _bot_task(table: Table, state) -> BotTask | None:
     """The move a bot owes at this table now, with all it may see, or None."""
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     bots = {s.index: s.bot_level for s in table.seats.all() if s.is_bot}
     movers = [] if game.hand_over(state) else [m for m in game.to_move(state) if m in bots]
     if not movers:
@@ -427,7 +430,7 @@ def _bot_task(table: Table, state) -> BotTask | None:
 
 def _apply_move(table: Table, state, seat: int, action: dict):
     """Apply, log and save one move on a locked table; notify after commit. The new state."""
-    game = spec(table.game).engine
+    game = table_game(table.game).engine
     before = game.public_view(state)
     hand = _current_hand(table)
     state = _log_and_apply(table, hand, state, seat, action)

@@ -14,11 +14,12 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
-from games import history, services
-from games.gameplay import SPECS, spec
+from games import history, services, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
-from games.models import LEVEL_CHOICES, Table
+from games.models import Table
+from games.registry import table_game
+from games.tables.common import LEVEL_CHOICES
 
 
 def _get_table_for_user(request, code) -> Table:
@@ -34,21 +35,27 @@ def play_now(request, game: str):
 
     A game with table settings (players, options) shows them first (GET); the form posts here.
     """
-    gspec = SPECS.get(game)
-    if gspec is None or not gspec.playable:
+    try:
+        gspec = table_game(game)
+    except KeyError:
+        raise Http404 from None
+    if not gspec.playable:
         raise Http404
     if request.method != "POST":
         if not gspec.has_setup:
             return redirect(reverse("lobby") + f"#{game}")
-        return render(request, f"games/{game}/setup.html", _setup_context(request, gspec))
+        return render(request, gspec.setup_template, _setup_context(request, gspec))
     level = request.POST.get("level", "normal")
     if level not in services.LEVELS:
         level = "normal"
     try:
-        seats = int(request.POST.get("seats") or gspec.default_seats)
+        seats = int(request.POST.get("seats") or gspec.info.default_seats)
     except ValueError:
-        seats = gspec.default_seats
-    options = {key: request.POST.get(key, value) for key, value in gspec.default_options.items()}
+        seats = gspec.info.default_seats
+    options = {
+        key: _option(request.POST.get(key), values, gspec.info.default_options[key])
+        for key, values in gspec.info.options.items()
+    }
     if not request.user.is_authenticated:
         try:
             user = create_guest(client_ip(request), translation.get_language())
@@ -69,11 +76,21 @@ def play_now(request, game: str):
             replaces=request.POST.get("replaces"),
         )
     except services.Refused as e:
-        messages.error(request, refusal(e.code, e.params))
+        messages.error(request, refusal(e.code, e.params, game))
         return redirect("lobby")
     if request.htmx:
         return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
     return redirect("games:table", code=table.code)
+
+
+def _option(posted, values, default):
+    """A posted option as the engine's value (a form sends text: "5" for 5), or the default."""
+    if posted is None:
+        return default
+    for value in values:
+        if str(value) == posted:
+            return value
+    return posted  # not offered: create_table refuses it
 
 
 def _setup_context(request, gspec) -> dict:
@@ -89,9 +106,9 @@ def _setup_context(request, gspec) -> dict:
             current = None
     return {
         "spec": gspec,
-        "seat_counts": gspec.seat_counts,
-        "seats": current.seats.count() if current else gspec.default_seats,
-        "options": current.options if current else gspec.default_options,
+        "seat_counts": gspec.info.seat_counts,
+        "seats": current.seats.count() if current else gspec.info.default_seats,
+        "options": current.options if current else gspec.info.default_options,
         "level": current.level if current else "normal",
         "levels": LEVEL_CHOICES,
         "replaces": current,
@@ -101,11 +118,9 @@ def _setup_context(request, gspec) -> dict:
 @login_required
 def table_page(request, code):
     table = _get_table_for_user(request, code)
-    seat = services.seat_of(table, request.user)
-    view = services.view_for(table, seat)
-    context = spec(table.game).present(table, view, seat, state=services.load_state(table))
+    context = views_live.board_context(table, request.user)
     context["toast"] = ""
-    return render(request, spec(table.game).template, context)
+    return render(request, table_game(table.game).template, context)
 
 
 @login_required
@@ -147,4 +162,4 @@ def hand_replay(request, code, number: int):
     context = history.replay_context(table, number, request.user)
     if context is None:
         raise Http404
-    return render(request, spec(table.game).replay_template, context)
+    return render(request, table_game(table.game).replay_template, context)

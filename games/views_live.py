@@ -10,18 +10,23 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import messages, services
-from games.gameplay import spec
+from games.registry import table_game
+from games.summary import summarize
+
+
+def board_context(table, user, selected=()) -> dict:
+    """One viewer's board: their seat's observation through the game's presenter."""
+    seat = services.seat_of(table, user)
+    view = services.view_for(table, seat)
+    return table_game(table.game).present(summarize(table), view, seat, selected)
 
 
 def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) -> tuple[str, int]:
-    seat = services.seat_of(table, user)
-    state = services.load_state(table)
-    view = services.view_for(table, seat, state)
-    context = spec(table.game).present(table, view, seat, state=state, selected=selected)
+    context = board_context(table, user, selected)
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
-    html = render_to_string(spec(table.game).template + "#board", context)
+    html = render_to_string(table_game(table.game).template + "#board", context)
     html += render_to_string("games/_toast.html", {"message": toast})
     return html, table.version
 
@@ -71,7 +76,7 @@ def handle(code, user, language: str, data: dict):
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
                 return _board(table, user, selected=selected, hint=hint)
             else:
-                action = spec(services.game_of(code)).action_from_frame(data)
+                action = table_game(services.game_of(code)).action_from_frame(data)
                 if action is None:
                     return _toast_only("bad_frame")
                 # The table as the move left it (seats already loaded): render it as it is.
@@ -81,5 +86,6 @@ def handle(code, user, language: str, data: dict):
                 return _toast_only(e.code)
             table = services.get_table(code)
             # The board comes with the refusal, so a stale page catches up at once.
-            return _board(table, user, toast=messages.refusal(e.code, e.params))
+            toast = messages.refusal(e.code, e.params, table.game)
+            return _board(table, user, toast=toast)
         return _board(services.get_table(code), user)

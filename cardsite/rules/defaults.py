@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from games.engine import game_names
+
 CONTENT = Path(__file__).resolve().parent / "content"
-SLUGS = ("gongzhu", "gandengyan", "doudizhu", "impressum", "privacy")
+SLUGS = (*game_names(), "impressum", "privacy")
 LANGUAGES = ("de", "en")
 
 

@@ -13,23 +13,24 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-GAME_SLUGS = ("gongzhu", "gandengyan", "doudizhu")
+from games.engine import game_names
+
+# A game's rule page has the game's name as its slug.
+GAME_SLUGS = tuple(game_names())
 LEGAL_SLUGS = ("impressum", "privacy")
 KEY_POINT_COUNT = 5
 
 
-class Slug(models.TextChoices):
-    GONGZHU = "gongzhu", _("Gong Zhu")
-    GANDENGYAN = "gandengyan", _("Gan Deng Yan")
-    DOUDIZHU = "doudizhu", _("Dou Dizhu")
-    IMPRESSUM = "impressum", _("Legal notice")
-    PRIVACY = "privacy", _("Privacy")
+def page_choices() -> list[tuple[str, object]]:
+    from games.registry import game_choices
+
+    return [*game_choices(), ("impressum", _("Legal notice")), ("privacy", _("Privacy"))]
 
 
 class Page(models.Model):
     """A game's rules or a legal page in one language."""
 
-    slug = models.CharField(_("page"), max_length=20, choices=Slug.choices)
+    slug = models.CharField(_("page"), max_length=20, choices=page_choices)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
     title = models.CharField(_("title"), max_length=120)
     lead = models.CharField(

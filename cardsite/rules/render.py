@@ -30,7 +30,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.messages import card_name
+from games.tables.common import card_name
 
 CARD_RE = re.compile(r"\[([2-9TJQKA][SHDC]|BJ|RJ)\]")
 # Cards written next to each other ("[6S] [6H] [6D]") form one play: keep it on one line.

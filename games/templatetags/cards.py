@@ -11,7 +11,7 @@ register = template.Library()
 
 @register.simple_tag
 def table_card(c, small=False):
-    """``c`` is a presenters.Card (code, suit, rank, symbol, label)."""
+    """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label)."""
     classes = "card"
     if c.suit:
         classes += f" suit-{c.suit}"

@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters_gandengyan as present
 from games import services, views_live
+from games.tables.gandengyan import frames
+from games.tables.gandengyan import presenter as present
 from games.engine import get_game
 from games.engine.gandengyan.combos import card_order
 from games.models import Table
@@ -179,7 +180,7 @@ def test_stale_out_of_turn_ambiguous_and_illegal_plays_are_refused_with_a_reason
     e = _refusal(owner, table, {"type": "play", "cards": ["9D"]})
     assert e.code == "not_one_higher"
     with translation.override("de"):
-        assert refusal(e.code, e.params) == (
+        assert refusal(e.code, e.params, "gandengyan") == (
             "Genau einen Rang höher: Gegen Einzelkarte 7 geht nur Einzelkarte 8."
         )
     assert _refusal(owner, table, {"type": "play", "cards": ["8H", "9D", "BJ"]}).code in (
@@ -253,16 +254,16 @@ def test_hint_selects_and_never_plays(owner):
 
 @pytest.mark.django_db
 def test_frames_read_plays_with_a_chosen_reading_and_passes():
-    assert present.gandengyan_action({"action": "pass", "version": "3"}) == {"type": "pass"}
+    assert frames.action({"action": "pass", "version": "3"}) == {"type": "pass"}
     combo = {"kind": "straight", "low": "7", "high": "9", "count": 3}
-    assert present.gandengyan_action(
+    assert frames.action(
         {"action": "play", "cards": ["7S", "8H", "BJ"], "combo": json.dumps(combo)}
     ) == {"type": "play", "cards": ["7S", "8H", "BJ"], "combo": combo}
-    assert present.gandengyan_action({"action": "play", "cards": "7S", "combo": ""}) == {
+    assert frames.action({"action": "play", "cards": "7S", "combo": ""}) == {
         "type": "play",
         "cards": ["7S"],
     }
-    assert present.gandengyan_action({"action": "next"}) is None
+    assert frames.action({"action": "next"}) is None
 
 
 @pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""Gan Deng Yan: observation -> template context (spec/gan-deng-yan.en.txt, "How to play").
+"""Gan Deng Yan: one seat's observation -> the board (leading, following, drawing, the
+settlement).
 
 Everything here reads one seat's observation (or the public view), so a page or a frame can
 never show more than that seat may know: the hand is the seat's own, other seats are counts,
@@ -11,14 +12,13 @@ import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from games import messages
 from games.engine.base import Combo
 from games.engine.cards import JOKERS
-from games.engine.gandengyan.combos import ORDER, card_order, joker_stand_ins, readings
-from games.models import LEVEL_CHOICES
-from games.presenters import Card, frame_cards, result_rows, seat_names
+from games.engine.gandengyan.combos import ORDER, joker_stand_ins
+from games.tables.base import TableSummary
+from games.tables.common import LEVEL_CHOICES, Card, rank_short, result_rows
+from games.tables.gandengyan.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
 POSITIONS = {
@@ -55,10 +55,6 @@ class Play:
     passed: bool = False
 
 
-def rank_short(rank: str) -> str:
-    return messages.RANK_SHORT.get(rank, rank)
-
-
 def signature(cards) -> str:
     """A selection up to suit and joker: its ranks in order and its number of jokers."""
     ranks = sorted(
@@ -68,41 +64,6 @@ def signature(cards) -> str:
     return "".join(ORDER[r] for r in ranks) + "*" * jokers
 
 
-def kind_name(kind: str) -> str:
-    return {
-        "single": _("single"),
-        "pair": _("pair"),
-        "straight": _("straight"),
-        "pair_run": _("pair run"),
-        "bomb": _("bomb"),
-        "joker_bomb": _("joker bomb"),
-    }.get(kind, kind)
-
-
-def combo_label(combo: dict) -> str:
-    """A play in words: "single 7", "pair of 9s", "straight 5–7", "bomb of four 8s"."""
-    kind, low, high, count = combo["kind"], combo.get("low"), combo.get("high"), combo["count"]
-    if kind == "joker_bomb":
-        return _("joker bomb")
-    if low in JOKERS:
-        return _("single joker")
-    lo, hi = rank_short(low or ""), rank_short(high or "")
-    if kind == "single":
-        return _("single %(rank)s") % {"rank": lo}
-    if kind == "pair":
-        return _("pair of %(rank)ss") % {"rank": lo}
-    if kind == "straight":
-        return _("straight %(low)s–%(high)s") % {"low": lo, "high": hi}
-    if kind == "pair_run":
-        return _("pair run %(low)s–%(high)s") % {"low": lo, "high": hi}
-    if kind == "bomb":
-        return ngettext("bomb of %(count)d × %(rank)s", "bomb of %(count)d × %(rank)s", count) % {
-            "count": count,
-            "rank": lo,
-        }
-    return kind_name(kind)
-
-
 def played_cards(entry: dict) -> list[PlayedCard]:
     stand_ins = entry.get("jokers_as")
     if stand_ins is None:
@@ -110,7 +71,7 @@ def played_cards(entry: dict) -> list[PlayedCard]:
     return [PlayedCard(c, as_rank=stand_ins.get(c, "")) for c in entry["cards"]]
 
 
-def _play(entry: dict, names: dict) -> Play:
+def play_of(entry: dict, names: dict) -> Play:
     name = names[entry["seat"]]["name"]
     if entry["type"] == "pass":
         return Play(entry["seat"], name, passed=True)
@@ -218,10 +179,10 @@ def _closed_trick(log: list[dict]) -> list[dict]:
     return [e for e in log[start + 1 : end] if e["type"] in ("play", "pass")]
 
 
-def gandengyan_context(table, view: dict, seat: int | None, state=None, selected=()) -> dict:
+def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
     """The Gan Deng Yan board for one viewer (``seat`` None: a spectator at seat 0)."""
     viewer = 0 if seat is None else seat
-    names = seat_names(table)
+    names = table.names()
     n = view["seats"]
     where = _positions(n, viewer)
     turn = view.get("turn")
@@ -235,7 +196,7 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
     latest: dict[int, Play] = {}
     for entry in trick:
         if entry["type"] in ("play", "pass"):
-            latest[entry["seat"]] = _play(entry, names)
+            latest[entry["seat"]] = play_of(entry, names)
     if view.get("table"):
         # The play to beat is shown in the middle, not twice.
         latest.pop(view["table"]["seat"], None)
@@ -261,15 +222,15 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
         )
 
     table_play = view.get("table")
-    on_table = _play(table_play, names) if table_play else None
+    on_table = play_of(table_play, names) if table_play else None
     draws, trick_winner = _last_draws(log)
     # A trick that has just closed stays in view, with the draws, until the next play.
     closed = []
     if not trick and not over and trick_winner is not None:
-        closed = [_play(e, names) for e in _closed_trick(log) if e["type"] == "play"]
+        closed = [play_of(e, names) for e in _closed_trick(log) if e["type"] == "play"]
     if over:
         last = [e for e in log if e["type"] == "play"]
-        on_table = _play(last[-1], names) if last else None
+        on_table = play_of(last[-1], names) if last else None
     draw_feed = [
         {
             "name": names[d["seat"]]["name"],
@@ -331,8 +292,8 @@ def gandengyan_context(table, view: dict, seat: int | None, state=None, selected
         "viewer_deals": seat is not None and view.get("dealer") == seat,
         "fresh_deal": not any(e["type"] in ("play", "pass") for e in log),
         "result": _result(view, names, seat) if over else None,
-        "match_over": table.status != "active",
-        "resigned": table.status == "resigned",
+        "match_over": not table.is_active,
+        "resigned": table.resigned,
         "version": view["version"],
         "table": table,
         "announce": _announcement(log, names, seat),
@@ -397,7 +358,7 @@ def _round_log(log, names, seat) -> list[dict]:
     for entry in log:
         name = names[entry["seat"]]["name"]
         if entry["type"] == "play":
-            rows.append({"kind": "play", "name": name, "play": _play(entry, names)})
+            rows.append({"kind": "play", "name": name, "play": play_of(entry, names)})
         elif entry["type"] == "pass":
             rows.append({"kind": "pass", "name": name})
         elif entry["type"] == "trick_won":
@@ -424,117 +385,6 @@ def _result(view, names, seat) -> dict:
     }
 
 
-def gandengyan_action(data: dict) -> dict | None:
-    """A Gan Deng Yan move from a browser frame, or None if the frame is no move at all."""
-    kind = data.get("action")
-    if kind == "pass":
-        return {"type": "pass"}
-    if kind != "play":
-        return None
-    action: dict = {"type": "play", "cards": frame_cards(data.get("cards"))}
-    combo = data.get("combo")
-    if isinstance(combo, str) and combo:
-        try:
-            combo = json.loads(combo)
-        except ValueError:
-            combo = "?"  # the engine refuses it as malformed
-    if combo:
-        action["combo"] = combo
-    return action
-
-
-# ---------------------------------------------------------------- replay
-
-
-def gandengyan_replay(table, hand, steps, names) -> dict:
-    """Trick by trick with every hand and every draw, from the rebuilt round (``steps``) or,
-    when the rules code has changed since, from the logged moves.
-
-    The deal record holds the stock, so each draw's card is known: draws take the stock from
-    the top, in order.
-    """
-    deal = hand.deal or {}
-    stock = list(deal.get("stock") or [])
-    n = len(deal.get("hands") or [])
-    if steps is not None:
-        log = (steps[-1][2].get("log") or []) if steps else []
-    else:
-        log = _log_from_actions(hand, n, (table.options or {}).get("draw", "all"))
-    # A new trick starts at the first play or pass after a trick closed.
-    tricks = _group_tricks(log, names, stock, deal)
-    return {"tricks": tricks, "draw_rule": (table.options or {}).get("draw", "all")}
-
-
-def _group_tricks(log, names, stock, deal) -> list[dict]:
-    hands = [list(h) for h in deal.get("hands") or []]
-    tricks: list[dict] = []
-    current = None
-    drawn = 0
-    for entry in log:
-        kind = entry["type"]
-        if kind in ("play", "pass"):
-            if current is None or current["closed"]:
-                current = {"plays": [], "winner": "", "draws": [], "closed": False, "hands": []}
-                tricks.append(current)
-            current["plays"].append(_play(entry, names))
-            if kind == "play":
-                for c in entry["cards"]:
-                    if c in hands[entry["seat"]]:
-                        hands[entry["seat"]].remove(c)
-        elif kind in ("trick_won", "round_won") and current is not None:
-            current["closed"] = True
-            current["winner"] = names[entry["seat"]]["name"]
-        elif kind == "draw" and current is not None:
-            count = entry.get("count", len(entry.get("cards", [])))
-            cards = stock[drawn : drawn + count]
-            drawn += count
-            hands[entry["seat"]] = sorted(hands[entry["seat"]] + cards, key=card_order)
-            current["draws"].append(
-                {"name": names[entry["seat"]]["name"], "cards": [Card(c) for c in cards]}
-            )
-        if current is not None:
-            current["hands"] = [
-                {"name": names[s]["name"], "cards": [Card(c) for c in h]}
-                for s, h in enumerate(hands)
-            ]
-    return [{**t, "number": i + 1} for i, t in enumerate(tricks)]
-
-
-def _log_from_actions(hand, seats: int, draw: str) -> list[dict]:
-    """The round's log rebuilt from the logged moves alone (no engine): a trick closes after
-    n − 1 passes in a row, then the stock pays out by the draw rule."""
-    log: list[dict] = []
-    passes = 0
-    last = None
-    stock_left = 10**6
-    if hand.deal and hand.deal.get("stock") is not None:
-        stock_left = len(hand.deal["stock"])
-    for entry in hand.actions.order_by("seq"):
-        action = entry.action
-        if action.get("type") == "pass":
-            log.append({"type": "pass", "seat": entry.seat})
-            passes += 1
-            if passes == seats - 1 and last is not None:
-                log.append({"type": "trick_won", "seat": last})
-                drawers = [last] if draw == "winner" else [(last + k) % seats for k in range(seats)]
-                for d in drawers:
-                    if stock_left <= 0:
-                        break
-                    stock_left -= 1
-                    log.append({"type": "draw", "seat": d, "count": 1})
-                passes = 0
-        elif action.get("type") == "play":
-            combo = action.get("combo")
-            if not combo:
-                found = readings(action["cards"])
-                combo = (
-                    found[0].to_dict()
-                    if found
-                    else {"kind": "single", "low": None, "high": None, "count": 1}
-                )
-            log.append(
-                {"type": "play", "seat": entry.seat, "cards": action["cards"], "combo": combo}
-            )
-            last = entry.seat
-            passes = 0
-    return log
+def trick_closed(before: dict, after: dict) -> bool:
+    """Everyone else passed: the trick closed (its draws follow)."""
+    return bool(before.get("trick")) and not after.get("trick")

@@ -1,67 +1,19 @@
-"""Observation -> template context: card faces, seat positions, the status line.
+"""Gong Zhu: one seat's observation -> the board (exposure phase, tricks, the hand's result).
 
-Everything here reads one seat's observation (or the public view), so a page or a frame can
-never show more than that seat may know.
+Everything here reads one seat's observation (or the public view) and the table's public
+facts, so a page or a frame can never show more than that seat may know.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.utils.translation import gettext as _
 
-from games import messages
-from games.engine import IllegalAction, gongzhu
-from games.models import LEVEL_CHOICES
+from games.engine.gongzhu import EXPOSABLE
+from games.tables.base import TableSummary
+from games.tables.common import LEVEL_CHOICES, SUIT_NAMES, Card, card_name, result_rows
+from games.tables.gongzhu import messages
 
 POSITIONS = ("bottom", "right", "top", "left")  # play passes counter-clockwise on screen
-BOT_NAMES = {1: "Lan", 2: "Wei", 3: "Jun"}
-
-
-@dataclass
-class Card:
-    code: str
-    playable: bool = True
-    selected: bool = False
-    reason: str = ""
-    marker: str = ""
-
-    @property
-    def suit(self) -> str:
-        return "" if self.code in ("BJ", "RJ") else self.code[1]
-
-    @property
-    def rank(self) -> str:
-        return messages.RANK_SHORT.get(self.code[0], self.code[0]) if self.suit else "★"
-
-    @property
-    def symbol(self) -> str:
-        return messages.SUIT_SYMBOLS.get(self.suit, "")
-
-    @property
-    def label(self) -> str:
-        return messages.card_name(self.code)
-
-
-def seat_names(table) -> dict[int, dict]:
-    out = {}
-    for seat in table.seats.all():
-        if seat.is_bot:
-            out[seat.index] = {
-                "name": BOT_NAMES.get(seat.index, _("Bot")),
-                "is_bot": True,
-                "level": seat.get_bot_level_display(),
-            }
-        else:
-            user = seat.user
-            name = user.get_username() if user else _("(left)")
-            profile = getattr(user, "profile", None) if user else None
-            if profile is not None and profile.display_name:
-                name = profile.display_name
-            elif profile is not None and profile.is_guest:
-                name = _("Guest")
-            out[seat.index] = {"name": name, "is_bot": False, "level": ""}
-    return out
 
 
 def position_of(seat: int, viewer: int) -> str:
@@ -87,24 +39,10 @@ def exposure_effect(card: str) -> str:
     }[card]
 
 
-def _refusal_reasons(state, seat: int, cards: list[str], legal: set[str]) -> dict[str, str]:
-    """Why each card the seat holds may not be played now, asked of the engine itself."""
-    game = gongzhu.game
-    reasons = {}
-    for card in cards:
-        if card in legal:
-            continue
-        try:
-            game.apply(state, seat, {"type": "play", "card": card})
-        except IllegalAction as e:
-            reasons[card] = messages.refusal(e.code, e.params)
-    return reasons
-
-
-def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()) -> dict:
+def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
     """The Gong Zhu board for one viewer (``seat`` None: a spectator sitting at seat 0)."""
     viewer = 0 if seat is None else seat
-    names = seat_names(table)
+    names = table.names()
     phase = view["phase"]
     to_move = view.get("to_move")
     totals = view["totals"]
@@ -150,8 +88,12 @@ def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()
     legal = set(view.get("legal_cards") or [])
     my_turn = seat is not None and phase == "play" and to_move == seat and not view.get("result")
     reasons = {}
-    if my_turn and state is not None:
-        reasons = _refusal_reasons(state, seat, hand_cards, legal)
+    if my_turn:
+        # Why a card may not be played comes from the rules, with the seat's observation.
+        reasons = {
+            card: messages.refusal(r["code"], r["params"]) or ""
+            for card, r in (view.get("unplayable") or {}).items()
+        }
     elif seat is not None and phase == "play" and not view.get("result"):
         waiting = names[to_move]["name"] if to_move is not None else ""
         reasons = dict.fromkeys(
@@ -183,7 +125,7 @@ def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()
     if seat is not None and phase == "play" and not view.get("tricks"):
         in_trick = [p["card"] for p in trick["plays"] if p["seat"] == seat]
         dealt = set(hand_cards) | set(in_trick)
-        no_exposure_note = not (dealt & set(gongzhu.EXPOSABLE))
+        no_exposure_note = not (dealt & set(EXPOSABLE))
     result = _result(view, names, viewer) if view.get("result") else None
     return {
         "view": view,
@@ -210,8 +152,8 @@ def gongzhu_context(table, view: dict, seat: int | None, state=None, selected=()
         "status": status,
         "result": result,
         "hand_number": view["hand_number"],
-        "match_over": view.get("match_over") or table.status != "active",
-        "resigned": table.status == "resigned",
+        "match_over": view.get("match_over") or not table.is_active,
+        "resigned": table.resigned,
         "version": view["version"],
         "table": table,
         "announce": _announcement(view, names),
@@ -244,10 +186,8 @@ def _status(view, seat, names, showing_closed, last) -> str:
             return _("Your lead: play any card.")
         suit = trick["plays"][0]["card"][1]
         if any(c[1] == suit for c in view.get("hand") or []):
-            return _("Your turn: follow %(suit)s.") % {"suit": messages.SUIT_NAMES[suit]}
-        return _("Your turn: you have no %(suit)s, play any card.") % {
-            "suit": messages.SUIT_NAMES[suit]
-        }
+            return _("Your turn: follow %(suit)s.") % {"suit": SUIT_NAMES[suit]}
+        return _("Your turn: you have no %(suit)s, play any card.") % {"suit": SUIT_NAMES[suit]}
     if to_move is not None:
         return _("%(name)s is playing…") % {"name": names[to_move]["name"]}
     return ""
@@ -262,26 +202,12 @@ def _announcement(view, names) -> str:
     p = plays[-1]
     text = _("%(name)s played the %(card)s.") % {
         "name": names[p["seat"]]["name"],
-        "card": messages.card_name(p["card"]),
+        "card": card_name(p["card"]),
     }
     last = view.get("last_trick")
     if not trick["plays"] and last and last.get("winner") is not None:
         text += " " + _("%(name)s takes the trick.") % {"name": names[last["winner"]]["name"]}
     return text
-
-
-def result_rows(view, names, viewer) -> list[dict]:
-    """One row per seat of the hand's breakdown, with the running total (every game)."""
-    return [
-        {
-            "seat": s,
-            "name": names[s]["name"],
-            "row": row,
-            "is_viewer": s == viewer,
-            "total": view["totals"][s],
-        }
-        for s, row in enumerate(view["result"]["breakdown"])
-    ]
 
 
 def _result(view, names, viewer) -> dict:
@@ -297,55 +223,6 @@ def _result(view, names, viewer) -> dict:
     return {"rows": rows, "ranking": ranking, "won": won}
 
 
-def frame_cards(value) -> list:
-    """Card codes from a browser frame: one value or a list (htmx sends a lone checkbox as a string)."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, list):
-        return value
-    return [value]  # anything else reaches the engine, which refuses it as malformed
-
-
-def gongzhu_action(data: dict) -> dict | None:
-    """A Gong Zhu move from a browser frame, or None if the frame is no move at all."""
-    kind = data.get("action")
-    if kind == "play":
-        return {"type": "play", "card": data.get("card")}
-    if kind == "expose":
-        return {"type": "expose", "cards": frame_cards(data.get("cards"))}
-    return None
-
-
-def gongzhu_replay(table, hand, steps, names) -> dict:
-    """Trick by trick, from the rebuilt hand (``steps``) or, failing that, the logged plays."""
-    if steps is not None:
-        final = steps[-1][2] if steps else {}
-        tricks = final.get("tricks") or []
-        exposures = [
-            {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
-            for s, cards in enumerate(final.get("exposed") or [])
-        ]
-    else:
-        plays = [
-            (e.seat, e.action.get("card"))
-            for e in hand.actions.order_by("seq")
-            if e.action.get("type") == "play"
-        ]
-        tricks = [
-            {"plays": [{"seat": s, "card": c} for s, c in plays[i : i + 4]], "winner": None}
-            for i in range(0, len(plays), 4)
-        ]
-        exposures = []
-    return {
-        "exposures": exposures,
-        "tricks": [
-            {
-                "number": i + 1,
-                "plays": [
-                    {"name": names[p["seat"]]["name"], "card": Card(p["card"])} for p in t["plays"]
-                ],
-                "winner": names[t["winner"]]["name"] if t.get("winner") is not None else "",
-            }
-            for i, t in enumerate(tricks)
-        ],
-    }
+def trick_closed(before: dict, after: dict) -> bool:
+    """The fourth card of a trick was just played (the closed trick stays in view)."""
+    return bool(after.get("last_trick")) and not (after.get("trick") or {}).get("plays")

@@ -1,0 +1,130 @@
+"""The table registry: every game the engine knows, with its site plug-in.
+
+A game's facts come from its engine package (``GameInfo``); its wording and its table hooks
+from its plug-in package ``games/tables/<name>/`` (see ``games.tables``). Nothing else in the
+site lists the games: choices, lobby, navigation, rule pages, benchmarks and the table
+machinery all read ``table_games()``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+from django.core.exceptions import ImproperlyConfigured
+
+from games.engine import game_names, get_game
+from games.engine.base import Game, GameInfo
+from games.tables.base import HOOKS, Labels
+
+# Pauses for a person to follow the bots (seconds): a card, and a closed trick left in view.
+MOVE_PAUSE = 0.8
+TRICK_PAUSE = 1.6
+
+
+@dataclass(frozen=True)
+class TableGame:
+    info: GameInfo
+    labels: Labels
+    # The plug-in's table modules by name (HOOKS); empty while the game has no table.
+    hooks: dict[str, ModuleType]
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def engine(self) -> Game:
+        return get_game(self.info.name)
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.hooks)
+
+    @property
+    def has_setup(self) -> bool:
+        """Players choose table settings (players, options) before the first deal."""
+        return len(self.info.seat_counts) > 1 or bool(self.info.options)
+
+    @property
+    def plays_in_rounds(self) -> bool:
+        return self.info.deal_word == "round"
+
+    @property
+    def rules_version(self) -> str:
+        return f"{self.name}-{self.info.rules_version}"
+
+    @property
+    def template(self) -> str:
+        return f"games/{self.name}/table.html"
+
+    @property
+    def setup_template(self) -> str:
+        return f"games/{self.name}/setup.html"
+
+    @property
+    def replay_template(self) -> str:
+        return f"games/{self.name}/replay.html"
+
+    # -- the plug-in's hooks
+
+    def present(self, table, view: dict, seat: int | None, selected=()) -> dict:
+        return self.hooks["presenter"].context(table, view, seat, selected)
+
+    def action_from_frame(self, data: dict) -> dict | None:
+        return self.hooks["frames"].action(data)
+
+    def present_replay(self, table, hand, steps, names) -> dict:
+        return self.hooks["replay"].context(table, hand, steps, names)
+
+    def refusal(self, code: str, params: dict) -> str | None:
+        return self.hooks["messages"].refusal(code, params) if self.hooks else None
+
+    def pause_after(self, before: dict, after: dict) -> float:
+        """How long the table rests before the next bot move, given two public views."""
+        closed = self.hooks["presenter"].trick_closed(before, after)
+        return TRICK_PAUSE if closed else MOVE_PAUSE
+
+
+def _load(name: str) -> TableGame:
+    package = f"games.tables.{name}"
+    try:
+        labels = importlib.import_module(package).LABELS
+    except (ModuleNotFoundError, AttributeError) as e:
+        raise ImproperlyConfigured(f"game {name!r} needs its site plug-in {package}.LABELS") from e
+    present = [m for m in HOOKS if importlib.util.find_spec(f"{package}.{m}") is not None]
+    hooks: dict[str, ModuleType] = {}
+    if present:
+        # A table is all of the plug-in or none of it: no hook falls back to another game's.
+        for module_name, names in HOOKS.items():
+            if module_name not in present:
+                raise ImproperlyConfigured(f"{package} has no {module_name} module")
+            module = importlib.import_module(f"{package}.{module_name}")
+            for hook in names:
+                if not callable(getattr(module, hook, None)):
+                    raise ImproperlyConfigured(f"{package}.{module_name} must define {hook}()")
+            hooks[module_name] = module
+    return TableGame(get_game(name).info, labels, hooks)
+
+
+@cache
+def _registry() -> dict[str, TableGame]:
+    return {name: _load(name) for name in game_names()}
+
+
+def table_games() -> list[TableGame]:
+    """Every game, in its listed order."""
+    return list(_registry().values())
+
+
+def table_game(name: str) -> TableGame:
+    """The game ``name``; KeyError for a game nobody registered."""
+    return _registry()[name]
+
+
+def game_choices() -> list[tuple[str, object]]:
+    """(name, label) of every game: the model's and the forms' choices."""
+    return [(g.name, g.labels.name) for g in table_games()]

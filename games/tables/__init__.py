@@ -1,0 +1,16 @@
+"""The site side of each game: one plug-in package per game, with the same module names.
+
+``games/tables/<game>/``:
+
+- ``__init__``  ``LABELS``: the game's name and lobby wording (every game has this);
+- ``presenter`` ``context(table, view, seat, selected)``: one seat's observation and the
+  table's public facts -> template context; ``trick_closed(before, after)`` for pacing;
+- ``frames``    ``action(data)``: a browser frame -> an engine action, or None;
+- ``replay``    ``context(table, hand, steps, names)``: a finished hand, move by move;
+- ``messages``  ``refusal(code, params)``: the game's own refusals as sentences, or None.
+
+A game with a table has all four modules (the registry checks every hook); a game without
+one yet has only its labels. The hooks are typed in ``base``; what plug-ins share (cards,
+card names, rows of a result) is in ``common``. Plug-ins see one seat's observation and a
+``TableSummary``: never the engine state, the database or another game's plug-in.
+"""

@@ -1,0 +1,89 @@
+"""What a table plug-in is given and what it must provide (see ``games.tables``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Labels:
+    """A game's wording on the site (lazy translations: read in the viewer's language)."""
+
+    name: Any
+    subtitle: Any
+    players: Any
+    blurb: Any
+    suits: str  # two suit symbols for the lobby card's art
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    index: int
+    name: str
+    is_bot: bool
+    level: str  # the bot's level, in words ("" for a person)
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """The public facts of a table that a page may show: no seed, no state."""
+
+    code: str
+    game: str
+    status: str
+    level: str
+    options: dict = field(default_factory=dict)
+    seats: tuple[SeatSummary, ...] = ()
+    game_label: str = ""
+    status_label: str = ""
+    created_at: datetime | None = None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def resigned(self) -> bool:
+        return self.status == "resigned"
+
+    def names(self) -> dict[int, dict]:
+        """Each seat's name, whether it is a bot, and its level: what presenters show."""
+        return {s.index: {"name": s.name, "is_bot": s.is_bot, "level": s.level} for s in self.seats}
+
+
+class Presenter(Protocol):
+    def context(
+        self, table: TableSummary, view: dict, seat: int | None, selected: Sequence[str] = ()
+    ) -> dict:
+        """The board for one viewer (``seat`` None: a spectator, shown from seat 0)."""
+
+    def trick_closed(self, before: dict, after: dict) -> bool:
+        """Between two public views a trick closed (the bots then rest a little longer)."""
+
+
+class Frames(Protocol):
+    def action(self, data: dict) -> dict | None:
+        """The engine action a browser frame asks for, or None if it asks for none."""
+
+
+class Replay(Protocol):
+    def context(self, table: TableSummary, hand, steps: list | None, names: dict) -> dict:
+        """A finished hand: from the rebuilt ``steps`` (seat, action, public view), or from
+        the record when they are None (the rules changed since)."""
+
+
+class Messages(Protocol):
+    def refusal(self, code: str, params: dict) -> str | None:
+        """The sentence for one of the game's own refusal codes, or None if not its own."""
+
+
+# The hooks the machinery calls, module by module: a table plug-in must define every one.
+HOOKS: dict[str, tuple[str, ...]] = {
+    "presenter": ("context", "trick_closed"),
+    "frames": ("action",),
+    "replay": ("context",),
+    "messages": ("refusal",),
+}

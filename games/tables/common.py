@@ -1,0 +1,104 @@
+"""What every table plug-in draws with: cards, their names, levels, rows of a result.
+
+Card codes are the engine's ("QS", "TH", "BJ"/"RJ" for the jokers); names and symbols are
+in the viewer's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+LEVEL_CHOICES = [
+    ("easy", gettext_lazy("Easy")),
+    ("normal", gettext_lazy("Normal")),
+    ("hard", gettext_lazy("Hard")),
+]
+
+SUIT_NAMES = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {
+    "A": gettext_lazy("ace"),
+    "K": gettext_lazy("king"),
+    "Q": gettext_lazy("queen"),
+    "J": gettext_lazy("jack"),
+    "T": "10",
+}
+RANK_SHORT = {"T": "10"}
+
+
+def rank_label(rank: str) -> str:
+    return str(RANK_NAMES.get(rank, rank))
+
+
+def rank_short(rank: str) -> str:
+    return RANK_SHORT.get(rank, rank)
+
+
+def card_name(card: str) -> str:
+    """A card's spoken name: "queen of spades" / "Pik-Dame"."""
+    if card == "BJ":
+        return _("black joker")
+    if card == "RJ":
+        return _("red joker")
+    rank, suit = card[0], card[1]
+    # Translators: a card's name, e.g. "queen of spades"; German "Pik-Dame".
+    return _("%(rank)s of %(suit)s") % {"rank": rank_label(rank), "suit": SUIT_NAMES[suit]}
+
+
+@dataclass
+class Card:
+    """One card as the card renderer draws it."""
+
+    code: str
+    playable: bool = True
+    selected: bool = False
+    reason: str = ""
+    marker: str = ""
+
+    @property
+    def suit(self) -> str:
+        return "" if self.code in ("BJ", "RJ") else self.code[1]
+
+    @property
+    def rank(self) -> str:
+        return rank_short(self.code[0]) if self.suit else "★"
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS.get(self.suit, "")
+
+    @property
+    def label(self) -> str:
+        return card_name(self.code)
+
+
+def frame_cards(value) -> list:
+    """Card codes from a browser frame: one value or a list (htmx sends a lone checkbox as a
+    string)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, list):
+        return value
+    return [value]  # anything else reaches the engine, which refuses it as malformed
+
+
+def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:
+    """One row per seat of the hand's breakdown, with the running total."""
+    return [
+        {
+            "seat": s,
+            "name": names[s]["name"],
+            "row": row,
+            "is_viewer": s == viewer,
+            "total": view["totals"][s],
+        }
+        for s, row in enumerate(view["result"]["breakdown"])
+    ]

@@ -1,0 +1,16 @@
+"""Gan Deng Yan at the table: the site plug-in (see ``games.tables``)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from games.tables.base import Labels
+
+LABELS = Labels(
+    name=_("Gan Deng Yan"),
+    subtitle=_("Staring Eyes"),
+    players=_("2–4 players"),
+    blurb=_(
+        "Beat the last play with the same shape exactly one rank higher, or stare. "
+        "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
+    ),
+    suits="♦♣",
+)

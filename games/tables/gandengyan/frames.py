@@ -1,0 +1,26 @@
+"""Gan Deng Yan: a browser frame -> an engine action (a pass, or cards with their reading)."""
+
+from __future__ import annotations
+
+import json
+
+from games.tables.common import frame_cards
+
+
+def action(data: dict) -> dict | None:
+    """A Gan Deng Yan move from a browser frame, or None if the frame is no move at all."""
+    kind = data.get("action")
+    if kind == "pass":
+        return {"type": "pass"}
+    if kind != "play":
+        return None
+    action: dict = {"type": "play", "cards": frame_cards(data.get("cards"))}
+    combo = data.get("combo")
+    if isinstance(combo, str) and combo:
+        try:
+            combo = json.loads(combo)
+        except ValueError:
+            combo = "?"  # the engine refuses it as malformed
+    if combo:
+        action["combo"] = combo
+    return action
