@@ -173,9 +173,14 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
-# Login throttling: failures per username and per client address, counted in the shared cache.
+# Login throttling: failures per username and per client address (cardsite.ratelimit).
 LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", 15 * 60)
+# Password-reset mails per e-mail address and per client address within the window; requests
+# over the limit get the same "mail sent" page but no mail.
+PASSWORD_RESET_LIMIT_PER_ADDRESS = envint("PASSWORD_RESET_LIMIT_PER_ADDRESS", 3)
+PASSWORD_RESET_LIMIT_PER_CLIENT = envint("PASSWORD_RESET_LIMIT_PER_CLIENT", 10)
+PASSWORD_RESET_WINDOW = envint("PASSWORD_RESET_WINDOW", 60 * 60)
 # How many reverse proxies stand in front of daphne; their X-Forwarded-For entries are trusted.
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 

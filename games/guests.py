@@ -13,10 +13,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from cardsite import ratelimit
 from cardsite.accounts.models import Profile
 
 
@@ -24,21 +24,14 @@ class GuestLimit(Exception):
     pass
 
 
-def _key(ip: str) -> str:
-    return f"guest-created:{ip}"
-
-
 def create_guest(ip: str, language: str):
-    limit = getattr(settings, "GUEST_LIMIT_PER_HOUR", 20)
-    key = _key(ip)
-    cache.add(key, 0, timeout=3600)
+    limit = ratelimit.Limit.of("guest", ip, getattr(settings, "GUEST_LIMIT_PER_HOUR", 20), 3600)
     try:
-        count = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=3600)
-        count = 1
-    if count > limit:
-        raise GuestLimit
+        # Counted atomically before the guest is made: parallel "Play now" requests each get
+        # their own count, so no more than the limit of them get through.
+        ratelimit.take(limit)
+    except ratelimit.Exceeded:
+        raise GuestLimit from None
     user_model = get_user_model()
     with transaction.atomic():
         while True:

@@ -34,16 +34,19 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
+        password = self.cleaned_data.get("password")
+        if not (username and password):
+            # Without both no password is checked, so nothing is counted and nothing cleared:
+            # an empty password must not reset the username's count between guesses.
+            return super().clean()
         ip = client_ip(self.request) if self.request else ""
-        wait = throttle.blocked_for(username, ip)
-        if wait:
-            raise self._throttled(wait)
         try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            throttle.record_failure(username, ip)
-            raise
-        throttle.clear(username)
+            # Counted before the password is checked, so parallel guesses cannot all get in.
+            uses = throttle.attempt(username, ip)
+        except throttle.Throttled as e:
+            raise self._throttled(e.seconds) from None
+        cleaned = super().clean()  # a wrong password raises and its attempt stays counted
+        throttle.succeeded(username, uses)
         return cleaned
 
     def _throttled(self, seconds):

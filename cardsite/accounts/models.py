@@ -30,3 +30,19 @@ class Profile(models.Model):
 def profile_for(user) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
+
+
+class RateCounter(models.Model):
+    """Uses of one limited thing in its current window (see ``cardsite.ratelimit``, which
+    writes it with one atomic upsert per use; the model gives it a migration and lets test
+    runs flush it)."""
+
+    name = models.CharField(max_length=100, primary_key=True)
+    hits = models.IntegerField()
+    window_end = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        db_table = "cardsite_ratelimit"
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.hits}"

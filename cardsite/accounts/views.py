@@ -1,3 +1,5 @@
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -11,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardsite import ratelimit
 from cardsite.accounts.forms import (
     DeleteAccountForm,
     ProfileForm,
@@ -18,6 +21,9 @@ from cardsite.accounts.forms import (
     ThrottledAuthenticationForm,
 )
 from cardsite.accounts.models import profile_for
+from cardsite.middleware import client_ip
+
+logger = logging.getLogger(__name__)
 
 
 def _set_language_cookie(response, language: str) -> None:
@@ -108,6 +114,30 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "accounts/email/password_reset.txt"
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        limits = (
+            ratelimit.Limit.of(
+                "reset-client",
+                client_ip(self.request),
+                settings.PASSWORD_RESET_LIMIT_PER_CLIENT,
+                settings.PASSWORD_RESET_WINDOW,
+            ),
+            ratelimit.Limit.of(
+                "reset-address",
+                form.cleaned_data["email"],
+                settings.PASSWORD_RESET_LIMIT_PER_ADDRESS,
+                settings.PASSWORD_RESET_WINDOW,
+            ),
+        )
+        try:
+            ratelimit.take(*limits)
+        except ratelimit.Exceeded:
+            # The same page as when a mail went out: it must not tell whether one did (nor
+            # whether the address has an account), or the limit would be a way to find out.
+            logger.info("Password-reset mail not sent: limit reached")
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
