@@ -25,6 +25,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from games import signals
 from games.bots.task import BotTask, choose
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,13 @@ def ensure_started() -> None:
 
 def schedule(code: str, due: datetime) -> None:
     _driver.schedule(code, due)
+
+
+def _on_bot_move_due(sender, code: str, due: datetime, **kwargs) -> None:
+    _driver.schedule(code, due)  # the driver of the moment (tests swap it)
+
+
+signals.bot_move_due.connect(_on_bot_move_due, dispatch_uid="games.driver")
 
 
 def kick(code: str) -> None:

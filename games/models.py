@@ -42,6 +42,11 @@ class Table(models.Model):
     bot_claimed_until = models.DateTimeField(null=True, blank=True)
     # Fast-forward: the bots play without pauses until the player is to move again.
     hurry = models.BooleanField(default=False)
+    # The hand being played (or the last one): a move needs its id, and reading it here
+    # saves a query per move.
+    current_hand = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -3,7 +3,7 @@
 Every change to a table goes through here, in one transaction: lock the row, check the
 version the player saw, apply through the engine, log, save, and after commit tell the
 table's group "changed, version N". Bots are driven from here too: the table records when
-its next bot move is due; ``claim_bot_move`` and ``apply_bot_move`` make advancing
+its next bot move is due; ``play_due_bot_move`` and ``apply_bot_move`` make advancing
 idempotent (the version guards the move, a short claim stops two processes from thinking
 about the same one), so two tabs, two processes or a restart never move twice or stall.
 """
@@ -19,10 +19,11 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from cardsite import realtime
+from games import signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
@@ -133,9 +134,7 @@ def _notify(table: Table) -> None:
             except Exception:  # noqa: BLE001 - a lost notice is healed by the next one or a reconnect
                 log.exception("could not notify table %s", code)
         if due is not None:
-            from games import driver
-
-            driver.schedule(code, due)
+            signals.bot_move_due.send(sender=Table, code=code, due=due)
 
     transaction.on_commit(send)
 
@@ -163,9 +162,9 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
 def _start_hand(table: Table, state) -> Hand:
     """Record a freshly dealt hand, and let the bots make their simultaneous choices at once.
 
-    Gong Zhu's exposure phase: the bots' choices and every forced empty choice are made in
-    the transaction that deals the hand, so neither the frames nor their timing show who is
-    still deciding.
+    In a phase where every seat decides at once (choosing exposures, say), the bots' choices
+    and every forced choice are made in the transaction that deals the hand, so neither the
+    frames nor their timing show who is still deciding.
     """
     gspec = table_game(table.game)
     game = gspec.engine
@@ -175,6 +174,7 @@ def _start_hand(table: Table, state) -> Hand:
         deal=game.dealt(state),
         engine_version=gspec.rules_version,
     )
+    table.current_hand = hand
     movers = game.to_move(state)
     if len(movers) > 1:  # a simultaneous phase
         seats = {s.index: s for s in table.seats.all()}
@@ -186,7 +186,7 @@ def _start_hand(table: Table, state) -> Hand:
                     if len(legal) == 1
                     else _choose(table, seat, seats[seat].bot_level, state)
                 )
-                state = _log_and_apply(table, hand, state, seat, action)
+                state = _log_and_apply(table, state, seat, action)
     table.state = game.to_json(state)
     return hand
 
@@ -202,17 +202,23 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
     )
 
 
-def _log_and_apply(table: Table, hand: Hand, state, seat: int, action: dict):
+def _log_and_apply(table: Table, state, seat: int, action: dict):
     game = table_game(table.game).engine
     state = game.apply(state, seat, action)
     table.version += 1
-    ActionLog.objects.create(table=table, hand=hand, seq=table.version, seat=seat, action=action)
+    ActionLog.objects.create(
+        table=table, hand_id=table.current_hand_id, seq=table.version, seat=seat, action=action
+    )
     return state
 
 
-def _finish_hand_if_over(table: Table, hand: Hand, state) -> None:
+def _finish_hand_if_over(table: Table, state) -> None:
     game = table_game(table.game).engine
-    if not game.hand_over(state) or hand.ended_at:
+    if not game.hand_over(state):
+        return
+    # Once per hand: only the columns the result needs (the deal is large and never changes).
+    hand = Hand.objects.only("id", "ended_at").get(pk=table.current_hand_id)
+    if hand.ended_at:
         return
     result = game.hand_result(state)
     hand.ended_at = timezone.now()
@@ -298,11 +304,6 @@ def _locked(code) -> Table:
         return _with_seats(Table.objects.select_for_update()).get(code=code)
     except (Table.DoesNotExist, ValueError, TypeError) as e:
         raise Refused("no_such_table") from e
-
-
-def _current_hand(table: Table) -> Hand:
-    # Only the columns an action needs: the deal is large and never changes.
-    return table.hands.only("id", "number", "ended_at").order_by("-number").first()
 
 
 def submit_action(code, user, action: dict, version) -> Table:
@@ -432,10 +433,9 @@ def _apply_move(table: Table, state, seat: int, action: dict):
     """Apply, log and save one move on a locked table; notify after commit. The new state."""
     game = table_game(table.game).engine
     before = game.public_view(state)
-    hand = _current_hand(table)
-    state = _log_and_apply(table, hand, state, seat, action)
+    state = _log_and_apply(table, state, seat, action)
     table.state = game.to_json(state)
-    _finish_hand_if_over(table, hand, state)
+    _finish_hand_if_over(table, state)
     _schedule_bots(table, state, before)
     table.save(update_fields=TABLE_MOVE_FIELDS)
     _notify(table)
@@ -499,34 +499,6 @@ def _play_unpaced_bots(table: Table, state) -> None:
         if task is None or task.level not in QUICK_LEVELS:
             return
         state = _apply_move(table, state, task.seat, choose_bot_action(task))
-
-
-def claim_bot_move(code, *, force: bool = False) -> BotTask | None:
-    """Take the due bot move of a table for this process, or None if there is none.
-
-    The claim is a conditional update, so of two processes (or two tasks) only one wins;
-    a claim that is never completed (a crash) expires after CLAIM_SECONDS.
-    """
-    now = timezone.now()
-    try:
-        table = _with_seats(Table.objects).get(code=code)
-    except (Table.DoesNotExist, ValueError):
-        return None
-    if not table.is_active or table.bot_due_at is None:
-        return None
-    if table.bot_due_at > now and not force:
-        return None
-    won = (
-        Table.objects.filter(pk=table.pk, version=table.version)
-        .filter(Q(bot_claimed_until__isnull=True) | Q(bot_claimed_until__lt=now))
-        .update(bot_claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
-    )
-    if not won:
-        return None
-    task = _bot_task(table, load_state(table))
-    if task is None:
-        Table.objects.filter(pk=table.pk).update(bot_due_at=None, bot_claimed_until=None)
-    return task
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:

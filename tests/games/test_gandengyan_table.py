@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services, views_live
-from games.tables.gandengyan import frames
-from games.tables.gandengyan import presenter as present
 from games.engine import get_game
 from games.engine.gandengyan.combos import card_order
 from games.models import Table
+from games.tables.gandengyan import frames
+from games.tables.gandengyan import presenter as present
 from tests.games.test_consumers import ORIGIN, _cookie, version_of
 
 GAME = get_game("gandengyan")

@@ -179,16 +179,19 @@ def test_next_hand_and_level_change(table, owner):
     assert GAME.observation(state_of(table), 0)["hand_number"] == 2
 
 
-def test_bot_moves_are_claimed_once(table, owner, settings):
+def test_bot_moves_are_claimed_once(owner, settings):
+    from games.bots.task import BotTask, choose
+
     settings.GAME_PACING = True
+    table = services.create_table(owner, "gongzhu", "hard")  # Hard thinks outside the lock
     rng = random.Random(8)
     for _ in range(30):
         state = state_of(table)
         if table.bot_due_at is not None:
-            first = services.claim_bot_move(table.code, force=True)
-            second = services.claim_bot_move(table.code, force=True)
-            assert first is not None and second is None
-            action = services.choose_bot_action(first)
+            first = services.play_due_bot_move(table.code, force=True)
+            second = services.play_due_bot_move(table.code, force=True)
+            assert isinstance(first, BotTask) and second is None
+            action = choose(first)
             assert services.apply_bot_move(first, action) is not None
             assert services.apply_bot_move(first, action) is None  # the version moved on
             return
