@@ -77,6 +77,9 @@ class TableGame:
     def action_from_frame(self, data: dict) -> dict | None:
         return self.hooks["frames"].action(data)
 
+    def frame_for(self, move: dict) -> dict:
+        return self.hooks["frames"].frame(move)
+
     def present_replay(self, table, hand, steps, names) -> dict:
         return self.hooks["replay"].context(table, hand, steps, names)
 

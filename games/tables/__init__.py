@@ -5,7 +5,8 @@
 - ``__init__``  ``LABELS``: the game's name and lobby wording (every game has this);
 - ``presenter`` ``context(table, view, seat, selected)``: one seat's observation and the
   table's public facts -> template context; ``trick_closed(before, after)`` for pacing;
-- ``frames``    ``action(data)``: a browser frame -> an engine action, or None;
+- ``frames``    ``action(data)``: a browser frame -> an engine action, or None; ``frame(move)``
+  its inverse;
 - ``replay``    ``context(table, hand, steps, names)``: a finished hand, move by move;
 - ``messages``  ``refusal(code, params)``: the game's own refusals as sentences, or None.
 

@@ -68,6 +68,10 @@ class Frames(Protocol):
     def action(self, data: dict) -> dict | None:
         """The engine action a browser frame asks for, or None if it asks for none."""
 
+    def frame(self, move: dict) -> dict:
+        """The frame the table's own forms send for an engine action (``action``'s inverse:
+        tests and load clients play through it)."""
+
 
 class Replay(Protocol):
     def context(self, table: TableSummary, hand, steps: list | None, names: dict) -> dict:
@@ -83,7 +87,7 @@ class Messages(Protocol):
 # The hooks the machinery calls, module by module: a table plug-in must define every one.
 HOOKS: dict[str, tuple[str, ...]] = {
     "presenter": ("context", "trick_closed"),
-    "frames": ("action",),
+    "frames": ("action", "frame"),
     "replay": ("context",),
     "messages": ("refusal",),
 }

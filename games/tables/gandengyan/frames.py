@@ -24,3 +24,14 @@ def action(data: dict) -> dict | None:
     if combo:
         action["combo"] = combo
     return action
+
+
+def frame(move: dict) -> dict:
+    """The frame the table's forms send for an engine action (the inverse of ``action``):
+    the cards, and the chosen reading as the chips send it."""
+    if move["type"] == "pass":
+        return {"action": "pass"}
+    data: dict = {"action": "play", "cards": list(move["cards"])}
+    if move.get("combo"):
+        data["combo"] = json.dumps(move["combo"], separators=(",", ":"))
+    return data

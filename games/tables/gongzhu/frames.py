@@ -13,3 +13,10 @@ def action(data: dict) -> dict | None:
     if kind == "expose":
         return {"type": "expose", "cards": frame_cards(data.get("cards"))}
     return None
+
+
+def frame(move: dict) -> dict:
+    """The frame the table's forms send for an engine action (the inverse of ``action``)."""
+    if move["type"] == "play":
+        return {"action": "play", "card": move["card"]}
+    return {"action": "expose", "cards": list(move["cards"])}
