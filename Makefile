@@ -9,13 +9,19 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup install browser catalogs messages static migrate lint format clean
+.PHONY: run test test-fast setup install browser catalogs messages static migrate lint format clean
 
 run: setup
 	$(PY) -m daphne -b $(HOST) -p $(PORT) cardsite.asgi:application
 
 test: setup browser
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest
+
+# The edit-run loop: engine, services and consumers, without long playouts, browsers or faults.
+test-fast: setup
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -q -x -m "not slow and not e2e and not faults" --ignore=tests/e2e --ignore=tests/faults
 
 setup: install catalogs static migrate
 

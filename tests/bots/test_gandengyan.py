@@ -50,6 +50,7 @@ def test_every_level_plays_only_legal_actions(seats, draw):
     play_rounds(["easy", "normal", "hard"], seats, draw, seed=seats * 3 + len(draw), rounds=3)
 
 
+@pytest.mark.slow
 def test_easy_and_normal_stay_legal_over_many_rounds():
     for seats in (2, 3, 4):
         play_rounds(["easy", "normal"], seats, "all", seed=40 + seats, rounds=15)

@@ -39,6 +39,7 @@ def play_hand(seed, bots, rng, *, check=None):
     return state
 
 
+@pytest.mark.slow
 def test_every_level_always_plays_legally():
     lineups = [
         ["easy", "normal", "easy", "normal"],
@@ -49,6 +50,7 @@ def test_every_level_always_plays_legally():
         play_hand(i, make_bots(lineups[i % 3]), random.Random(i))
 
 
+@pytest.mark.slow
 def test_hard_always_plays_legally_with_a_tiny_budget():
     for i in range(24):
         play_hand(500 + i, make_bots(["hard", "normal", "hard", "easy"]), random.Random(i))

@@ -49,6 +49,7 @@ def test_registry_names():
         get_game("skat")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seats"), list(_configs()))
 def test_random_hands_json_round_trip_every_step(name, seats):
     game = get_game(name)

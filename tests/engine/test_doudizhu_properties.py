@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +42,7 @@ def _counts(drawn):
     return counts
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(hand_counts)
 def test_leads_are_exactly_the_brute_force_plays(drawn):
@@ -50,6 +52,7 @@ def test_leads_are_exactly_the_brute_force_plays(drawn):
     assert set(generated) == brute_force_plays(counts)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(hand_counts, st.integers(0, 10_000))
 def test_follows_are_exactly_the_brute_force_plays_that_beat(drawn, pick):
@@ -178,6 +181,7 @@ def _playout(seed, rng, check=True):
         state = game.next_hand(state)
 
 
+@pytest.mark.slow
 def test_random_matches_keep_every_promise():
     rng = random.Random(2024)
     for seed in range(6):
@@ -216,6 +220,7 @@ def _hand_from_counts(counts):
     return hand
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 4), min_size=13, max_size=13), st.integers(0, 1), st.integers(0, 1))
 def test_the_one_pass_lead_listing_equals_the_move_generator(ranks, bj, rj):

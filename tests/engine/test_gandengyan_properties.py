@@ -230,6 +230,7 @@ def check_draws(before, after, stock, counts):
     assert after.turn == winner
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seats", "draw"), CONFIGS)
 def test_random_rounds_keep_every_promise(seats, draw):
     rng = random.Random(seats * 10 + len(draw))

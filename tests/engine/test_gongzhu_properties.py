@@ -87,6 +87,7 @@ def play_out(seed, choose, *, check=True, disturb=None):
     return state, trail
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_every_promise():
     for seed in range(60):
         rng = random.Random(seed)
@@ -97,6 +98,7 @@ def test_random_playouts_keep_every_promise():
         assert game.totals(state) == result["scores"]
 
 
+@pytest.mark.slow
 def test_random_playouts_with_exposures_exercise_the_restriction():
     """Expose everything exposable so the restriction is met often, and check each play."""
     restricted_seen = 0
@@ -130,6 +132,7 @@ def test_random_playouts_with_exposures_exercise_the_restriction():
     assert restricted_seen > 20
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_hypothesis_hands_keep_every_promise(seed, data):

@@ -75,6 +75,7 @@ def owner(db):
     return get_user_model().objects.create_user("ren", password="Kartenspiel-2026")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize(("seats", "draw"), [(2, "all"), (3, "winner"), (4, "all")])
 def test_it_never_shows_a_seat_another_seats_card_or_the_stock(owner, seats, draw):

@@ -121,15 +121,13 @@ def client_for(user) -> Client:
 def play_hand(table, owner, rng, check=None) -> int:
     """Random legal moves through frames until the hand is over; the frames seen."""
     game = table_game(table.game).engine
-    frames = 0
-    for _ in range(400):
+    for frames in range(400):
         services.run_bots(table.code)
         state, legal = state_and_legal(table)
         if game.hand_over(state):
             return frames
         assert legal, "the player must be to move when the bots have played"
         html = send(table, owner, move_frame(table, rng.choice(legal)))
-        frames += 1
         if check:
             check(html)
     raise AssertionError("the hand did not end")
@@ -274,7 +272,7 @@ def test_a_reload_draws_the_board_the_socket_sent(game, owner):
         page = client.get(reverse("games:table", kwargs={"code": table.code})).content.decode()
         snap, _v = views_live.snapshot(str(table.code), owner, "en")
         assert board(page) == board(snap)
-        if 'data-version="%d"' % table.version in frame_html:
+        if f'data-version="{table.version}"' in frame_html:
             assert board(frame_html) == board(snap)
 
 

@@ -82,6 +82,7 @@ async def test_an_unknown_language_path_is_not_routed(player):
         await comm.connect()
 
 
+@pytest.mark.slow
 async def test_an_idle_socket_survives_the_layers_blocking_pop(player):
     """With Redis, the layer blocks 5 s per receive; a read timeout as short as that used to
     kill idle consumers (redis-py 8). Idle for longer than one pop, then a notice arrives."""
