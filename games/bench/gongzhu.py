@@ -47,3 +47,19 @@ def legal_scenarios(rng: random.Random, count: int) -> dict[str, list]:
 def bot_options(level: str) -> dict:
     # Hard's default budget (samples per decision) lives in the bot; --budget overrides it.
     return {}
+
+
+def load_move(html: str, rng: random.Random) -> dict | None:
+    """The load client's move on this board (loadbench), or None when it is not the human's
+    turn: expose nothing (always legal), then a random playable card."""
+    from games.bench import load
+
+    if load.offers_next_hand(html):
+        return {"action": "next"}
+    if 'id="exposure-form"' in html:
+        return {"action": "expose", "cards": []}
+    if "is-my-turn" in load.board_classes(html):
+        cards = load.playable_cards(html)
+        if cards:
+            return {"action": "play", "card": rng.choice(cards)}
+    return None

@@ -17,7 +17,7 @@ lockstep) and ``closed`` (GAME_PACING=0; each human acts as soon as its turn arr
 
 The client knows a game only through its frames: the board's ``data-version`` and
 ``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
-picks a legal move from the markup (``POLICIES``). Everything is bounded: at most
+picks a legal move from the markup (each game's ``load_move``). Everything is bounded: at most
 MAX_TABLES tables, MAX_SECONDS per measurement, servers on 127.0.0.1 only.
 """
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import math
 import os
@@ -79,47 +80,34 @@ def is_refusal(html: str) -> bool:
     return _REFUSAL in html
 
 
+def offers_next_hand(html: str) -> bool:
+    return _NEXT_HAND in html
+
+
+def board_classes(html: str) -> list[str]:
+    m = _BOARD_CLASS.search(html)
+    return m.group(1).split() if m else []
+
+
+def playable_cards(html: str) -> list[str]:
+    return _PLAYABLE.findall(html)
+
+
 def match_finished(html: str) -> bool:
     """The board of a match that has ended: over, and no "next hand" to ask for."""
     return board_phase(html) == "over" and _NEXT_HAND not in html
 
 
-def gongzhu_move(html: str, rng: random.Random) -> dict | None:
-    """The human's move on this board, or None when it is not the human's turn."""
-    if _NEXT_HAND in html:
-        return {"action": "next"}
-    if 'id="exposure-form"' in html:
-        return {"action": "expose", "cards": []}  # declining is always legal
-    m = _BOARD_CLASS.search(html)
-    if m and "is-my-turn" in m.group(1).split():
-        cards = _PLAYABLE.findall(html)
-        if cards:
-            return {"action": "play", "card": rng.choice(cards)}
-    return None
+def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
+    """The load client of every playable game: ``games.bench.<game>.load_move``, which picks
+    the human's move from a board's markup (or None when it is not the human's turn)."""
+    from games.registry import table_games
 
-
-def gandengyan_move(html: str, rng: random.Random) -> dict | None:
-    """Follow by passing (always legal when following); lead a single card (any non-joker is
-    one), or, holding only jokers, all of them (the joker bomb, or the last-card exception)."""
-    if _NEXT_HAND in html:
-        return {"action": "next"}
-    m = _BOARD_CLASS.search(html)
-    classes = m.group(1).split() if m else []
-    if "is-my-turn" not in classes:
-        return None
-    if "is-following" in classes:
-        return {"action": "pass"}
-    cards = _PLAYABLE.findall(html)
-    plain = [c for c in cards if c not in ("BJ", "RJ")]
-    if plain:
-        return {"action": "play", "cards": [rng.choice(plain)]}
-    return {"action": "play", "cards": cards} if cards else None
-
-
-POLICIES: dict[str, Callable[[str, random.Random], dict | None]] = {
-    "gongzhu": gongzhu_move,
-    "gandengyan": gandengyan_move,
-}
+    return {
+        g.name: importlib.import_module(f"games.bench.{g.name}").load_move
+        for g in table_games()
+        if g.playable
+    }
 
 
 # ---------------------------------------------------------------- figures
@@ -620,8 +608,9 @@ class Config:
     profile_dir: Path | None = None
 
     def validate(self) -> None:
-        if self.game not in POLICIES:
-            raise ValueError(f"no load client for {self.game!r} (known: {', '.join(POLICIES)})")
+        known = policies()
+        if self.game not in known:
+            raise ValueError(f"no load client for {self.game!r} (known: {', '.join(known)})")
         if not self.tables or any(n < 1 or n > MAX_TABLES for n in self.tables):
             raise ValueError(f"table counts must be between 1 and {MAX_TABLES}")
         if not 0 < self.seconds <= MAX_SECONDS:
@@ -668,7 +657,7 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
     tag = uuid.uuid4().hex[:8]
     results: list[Measurement] = []
     players: list[Player] = []
-    policy = POLICIES[config.game]
+    policy = policies()[config.game]
     try:
         for rep in range(config.repeat):
             for regime in config.regimes:

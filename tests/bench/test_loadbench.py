@@ -86,7 +86,7 @@ def test_it_refuses_sizes_and_servers_beyond_its_bounds(config):
 def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
     import random
 
-    from games.bench.load import gandengyan_move
+    from games.bench.gandengyan import load_move as gandengyan_move
 
     rng = random.Random(1)
     hand = (

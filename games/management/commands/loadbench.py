@@ -29,7 +29,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", default="gongzhu", choices=sorted(load.POLICIES))
+        parser.add_argument("--game", default="gongzhu", choices=sorted(load.policies()))
         parser.add_argument(
             "--tables", default="1,10,50", help=f"table counts, at most {load.MAX_TABLES}"
         )

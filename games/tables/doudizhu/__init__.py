@@ -8,9 +8,9 @@ LABELS = Labels(
     name=_("Dou Dizhu"),
     subtitle=_("Fight the Landlord"),
     players=_("3 players"),
+    suits="♥♠",
     blurb=_(
         "Bid to become the landlord and play alone with 20 cards against two peasants. "
         "Chains, airplanes, bombs and the rocket."
     ),
-    suits="♥♠",
 )

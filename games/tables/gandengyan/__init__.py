@@ -8,9 +8,9 @@ LABELS = Labels(
     name=_("Gan Deng Yan"),
     subtitle=_("Staring Eyes"),
     players=_("2–4 players"),
+    suits="♦♣",
     blurb=_(
         "Beat the last play with the same shape exactly one rank higher, or stare. "
         "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
     ),
-    suits="♦♣",
 )
