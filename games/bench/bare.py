@@ -1,5 +1,5 @@
-"""The bare consumer ``loadbench`` measures the site against (issue 6, "A load benchmark
-command"; the floor in ``research/toolchain.md``, "Measured floor of one live action").
+"""The bare consumer ``loadbench`` measures the site against: the floor
+of one live action.
 
 Per message it does what every live action must do at the least: one ORM write through one
 ``database_sync_to_async`` hop, one ``group_send`` to the socket's own group (which comes

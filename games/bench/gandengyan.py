@@ -1,4 +1,4 @@
-"""Gan Deng Yan's plug-in for the benchmark harness (issue 4, "Measured, not guessed").
+"""Gan Deng Yan's plug-in for the benchmark harness.
 
 ``legal_scenarios`` builds the positions on which ``enginebench`` times ``legal_actions``:
 the largest hands the rules allow (two seats, everyone drawing: hands pass 25 cards, both

@@ -1,5 +1,5 @@
-"""The generic benchmark harness behind ``botmatch`` and ``enginebench`` (issue 3, "Measured,
-not guessed").
+"""The generic benchmark harness behind ``botmatch`` and ``enginebench``: measured,
+not guessed.
 
 It knows a game only through the engine contract and ``get_bot``; a game may add a plug-in
 module ``games/bench/<game>.py`` defining any of:

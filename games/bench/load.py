@@ -1,4 +1,4 @@
-"""Live load benchmark behind ``manage.py loadbench`` (issue 6, "A load benchmark command").
+"""Live load benchmark behind ``manage.py loadbench``.
 
 N tables are played at once over real WebSockets against daphne processes on 127.0.0.1, one
 human client per table (the bots move on the server). Measured, per table count and regime:

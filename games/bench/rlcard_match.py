@@ -1,5 +1,5 @@
-"""Our Dou Dizhu bots against RLCard's rule-based agent ``doudizhu-rule-v1`` (issue 5,
-"Measured against the field"); run by ``manage.py rlcardmatch``.
+"""Our Dou Dizhu bots against RLCard's rule-based agent ``doudizhu-rule-v1``, measured
+against the field; run by ``manage.py rlcardmatch``.
 
 Each deal is played twice in OUR engine with the landlord fixed at seat 0 and a bid of 1,
 no bidding, as RLCard plays: ours as landlord against two of theirs, then theirs as

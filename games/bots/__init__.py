@@ -1,4 +1,4 @@
-"""Computer opponents (ENGINE_CONTRACT.md, "Computer opponents").
+"""Computer opponents (docs/ENGINE_CONTRACT.md, "Computer opponents").
 
 A bot sees only its seat's observation, the legal actions and an injected ``random.Random``;
 it never receives the engine state. Each game's bots live in ``games/bots/<game>.py``, which

@@ -1,4 +1,4 @@
-"""Computer opponents for Gan Deng Yan (issue 4; the rule text's "Strategy" paragraph).
+"""Computer opponents for Gan Deng Yan (the rule text's "Strategy" advice).
 
 Each bot sees the observation, the legal actions and a ``random.Random``; never the state.
 

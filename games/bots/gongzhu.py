@@ -2,7 +2,7 @@
 
 Each bot sees its seat's observation, the legal actions and a ``random.Random``, never the
 engine state (ENGINE_CONTRACT.md, "Computer opponents"). Normal follows the advice of
-gong-zhu.de.txt: protect the pig, win the goat with high diamonds, watch the transformer,
+the rule text's advice: protect the pig, win the goat with high diamonds, watch the transformer,
 shed high hearts early, expose only with safety, stop all hearts.
 """
 
@@ -120,7 +120,7 @@ class EasyBot:
 
 
 def normal_exposure(hand: list[str]) -> list[str]:
-    """Expose only what is safe (gong-zhu.de.txt, "Decke nur mit Sicherheit auf")."""
+    """Expose only what is safe (the rule text's advice: expose only with safety)."""
     chosen = []
     spades = [c for c in hand if c[1] == "S"]
     low_spades = [c for c in spades if RANK[c] < RANK["QS"]]

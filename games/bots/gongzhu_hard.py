@@ -1,4 +1,4 @@
-"""Gong Zhu's Hard opponent: determinized sampling and playouts (issue 3, "The opponents").
+"""Gong Zhu's Hard opponent: determinized sampling and playouts.
 
 For each decision Hard deals the unseen cards to the other seats many times, each deal
 consistent with what its seat has seen (the cards played, the voids shown, the exposed cards

@@ -1,4 +1,4 @@
-"""Pure rules of the three games, per ENGINE_CONTRACT.md: no Django, no I/O, no global random."""
+"""Pure rules of the three games, per docs/ENGINE_CONTRACT.md: no Django, no I/O, no global random."""
 
 from games.engine.base import Combo, IllegalAction, game_names, get_game
 

@@ -1,4 +1,4 @@
-"""The shared surface of every game (ENGINE_CONTRACT.md): Combo, IllegalAction, Game, GameInfo,
+"""The shared surface of every game (docs/ENGINE_CONTRACT.md): Combo, IllegalAction, Game, GameInfo,
 registry."""
 
 from __future__ import annotations

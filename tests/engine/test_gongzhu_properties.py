@@ -1,4 +1,4 @@
-"""Random playouts and hypothesis properties of the Gong Zhu engine (issue 3, "Tests")."""
+"""Random playouts and hypothesis properties of the Gong Zhu engine."""
 
 from __future__ import annotations
 

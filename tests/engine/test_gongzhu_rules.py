@@ -1,4 +1,4 @@
-"""The rules of gong-zhu.de.txt and RULINGS.md "Gong Zhu", one clause at a time."""
+"""The rules of Gong Zhu and docs/RULINGS.md "Gong Zhu", one clause at a time."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every scoring example of gong-zhu.de.txt and the RULINGS.md hand score, as unit tests."""
+"""Every scoring example of the Gong Zhu rule text and the docs/RULINGS.md hand score, as unit tests."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ ALL_HEARTS = list(HEART_VALUES)
 score = gongzhu.score_hand
 
 
-# gong-zhu.de.txt, "Einige Beispiele ohne aufgedeckte Karten"
+# The rule text's examples without exposed cards
 @pytest.mark.parametrize(
     ("collected", "expected"),
     [

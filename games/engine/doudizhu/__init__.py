@@ -1,5 +1,5 @@
-"""Dou Dizhu, Fight the Landlord (ENGINE_CONTRACT.md; ../shared/spec/dou-dizhu.de.txt as
-decided by RULINGS.md, Dou Dizhu).
+"""Dou Dizhu, Fight the Landlord (docs/ENGINE_CONTRACT.md; the rules as
+decided by docs/RULINGS.md, Dou Dizhu).
 
 Beyond the contract, ``new_match_fixed(seed, landlord, bid)`` starts a match whose first
 hand has its landlord fixed without bidding, for benchmarks against engines that play so.

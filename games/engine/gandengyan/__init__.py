@@ -1,5 +1,5 @@
 """Gan Deng Yan (干瞪眼), the "staring eyes" climbing game, per ENGINE_CONTRACT.md,
-spec/gan-deng-yan.en.txt and RULINGS.md. The game object ties the modules together:
+docs/RULINGS.md. The game object ties the modules together:
 ``combos`` (valid plays, beating), ``state`` (the deal), ``rules`` (turns, passing, drawing),
 ``scoring`` (settlement), ``observation`` (what a seat may see), ``actions`` (refusal codes).
 """

@@ -1,4 +1,4 @@
-"""Gong Zhu (拱猪) per ENGINE_CONTRACT.md, gong-zhu.de.txt and RULINGS.md "Gong Zhu".
+"""Gong Zhu (拱猪) per docs/ENGINE_CONTRACT.md and docs/RULINGS.md "Gong Zhu".
 
 Modules: ``state`` (the match value, the deal, JSON), ``actions`` (action shapes and the
 refusal codes), ``rules`` (exposure, play, end of hand and match), ``scoring`` (hand score),

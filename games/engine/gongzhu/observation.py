@@ -1,5 +1,5 @@
 """What a seat, or a spectator, may know (ENGINE_CONTRACT.md "observation", RULINGS.md
-"Gong Zhu" exposure phase; gong-zhu.de.txt, "Offene Stände").
+"Gong Zhu" exposure phase; the open table).
 
 In the exposure phase a seat learns only that it is the exposure phase and whether it has
 decided itself: neither who else has decided nor what they chose. Once all four decided the

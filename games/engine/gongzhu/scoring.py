@@ -1,4 +1,4 @@
-"""Hand scoring (RULINGS.md "Gong Zhu", hand score; gong-zhu.de.txt, "Nach 13 Stichen").
+"""Hand scoring (docs/RULINGS.md "Gong Zhu", hand score).
 
 Hearts A −50, K −40, Q −30, J −20, 10…5 −10, 4 3 2 nothing (but point cards); all 13
 hearts turn +200 and the taker's pig +100; pig −100, goat +100; the transformer alone +50,
