@@ -3,6 +3,9 @@ viewer's own seat in this viewer's language.
 
 Group notices carry only "changed, version N"; each consumer renders its own view, so a
 private hand never passes through the channel layer.
+
+Through a channel-layer outage the socket stays open (``LayerOutageMixin``) and catches up
+afterwards; when the database is away the viewer is told so and the page reconnects.
 """
 
 from __future__ import annotations
@@ -11,18 +14,47 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext_lazy as _
 
 from cardsite import realtime
-from cardsite.consumers import CLOSE_UNAUTHENTICATED, LocalizedConsumerMixin
-from games import driver, views_live
+from cardsite.consumers import (
+    CLOSE_TRY_AGAIN,
+    CLOSE_UNAUTHENTICATED,
+    LayerOutageMixin,
+    LocalizedConsumerMixin,
+)
+from games import driver, services, views_live
 
 CLOSE_NOT_FOUND = 4404
+# A real frame (a move, its cards and htmx's headers) is well under 2 KB: a larger one is
+# refused before it is parsed, so a megabyte of text costs a length check, not a parse.
+MAX_FRAME_CHARS = 16 * 1024
 
 
-class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
+def read_frame(text_data: str | None) -> dict:
+    """A frame's JSON object, or a frame the handler refuses as not understood."""
+    if text_data is None or len(text_data) > MAX_FRAME_CHARS:
+        return {"action": "__malformed__"}  # a binary or an oversized frame
+    try:
+        data = json.loads(text_data)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+        return {"action": "__malformed__"}
+    return data if isinstance(data, dict) else {"action": "__malformed__"}
+
+
+def table_code(scope) -> str | None:
+    """The table code in the socket's path, canonically spelled (the table's group is named
+    after it), or None if it is no table code at all."""
+    try:
+        return str(services.parse_code(scope["url_route"]["kwargs"]["code"]))
+    except services.Refused:
+        return None
+
+
+class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketConsumer):
     async def connect(self):
         await self.accept()
-        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.code = table_code(self.scope)
         self.rendered = -1
         self.rendering = False
         self.pending = False
@@ -31,7 +63,11 @@ class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
             await self.send(text_data=self.render("live/_login_required.html"))
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        frame = await database_sync_to_async(views_live.snapshot)(self.code, user, self.language())
+        frame = None
+        if self.code is not None:  # a malformed code is refused like an unknown table
+            frame = await database_sync_to_async(views_live.snapshot)(
+                self.code, user, self.language()
+            )
         if frame is None:
             await self.send(
                 text_data=self.render("games/_toast.html", {"message_code": "no_such_table"})
@@ -50,12 +86,7 @@ class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        try:
-            data = json.loads(text_data or "")
-            if not isinstance(data, dict):
-                raise ValueError
-        except (ValueError, TypeError):
-            data = {"action": "__malformed__"}
+        data = read_frame(text_data)
         frame = await database_sync_to_async(views_live.handle)(
             self.code, self.scope["user"], self.language(), data
         )
@@ -87,3 +118,19 @@ class TableConsumer(LocalizedConsumerMixin, AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
         self.rendered = max(self.rendered, version)
+
+    # -- outages (LayerOutageMixin)
+
+    async def layer_restored(self):
+        # Notices sent while the layer was away are lost: render whatever moved meanwhile,
+        # through the same coalescing path a notice takes.
+        await self.table_changed({"type": "table.changed", "version": self.rendered + 1})
+
+    async def database_unavailable(self):
+        # Say so (not a blank board, not a dead page), then let the page reconnect: the
+        # connect snapshot makes it whole once the database is back.
+        if getattr(self, "gone", False):
+            return
+        message = _("The table cannot be reached right now – reconnecting…")
+        await self.send(text_data=self.render("games/_toast.html", {"message": message}))
+        await self.close(code=CLOSE_TRY_AGAIN)

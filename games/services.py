@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import uuid
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -55,18 +56,34 @@ def _with_seats(queryset):
     )
 
 
+def parse_code(code) -> uuid.UUID:
+    """The table code named by ``code`` (from a URL, a form or a socket), or no such table.
+
+    Every lookup by code goes through here: handed anything but a UUID, the UUIDField
+    raises a ValidationError (or worse), a crash instead of the "no such table" refusal.
+    """
+    if isinstance(code, uuid.UUID):
+        return code
+    if isinstance(code, str):
+        try:
+            return uuid.UUID(code)
+        except ValueError:
+            pass
+    raise Refused("no_such_table")
+
+
 def get_table(code) -> Table:
     try:
-        return _with_seats(Table.objects).get(code=code)
-    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        return _with_seats(Table.objects).get(code=parse_code(code))
+    except Table.DoesNotExist as e:
         raise Refused("no_such_table") from e
 
 
 def game_of(code) -> str:
     """The game a table plays (one small query)."""
     try:
-        return Table.objects.values_list("game", flat=True).get(code=code)
-    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        return Table.objects.values_list("game", flat=True).get(code=parse_code(code))
+    except Table.DoesNotExist as e:
         raise Refused("no_such_table") from e
 
 
@@ -286,9 +303,9 @@ def create_table(
 
 def _end_session(code, user) -> None:
     try:
-        old = Table.objects.select_for_update().get(code=code)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        return
+        old = Table.objects.select_for_update().get(code=parse_code(code))
+    except (Refused, Table.DoesNotExist):
+        return  # no such session (a stale or forged form): there is nothing to end
     if seat_of(old, user) is None or not old.is_active:
         return
     old.status = Table.Status.FINISHED
@@ -301,8 +318,8 @@ def _end_session(code, user) -> None:
 
 def _locked(code) -> Table:
     try:
-        return _with_seats(Table.objects.select_for_update()).get(code=code)
-    except (Table.DoesNotExist, ValueError, TypeError) as e:
+        return _with_seats(Table.objects.select_for_update()).get(code=parse_code(code))
+    except Table.DoesNotExist as e:
         raise Refused("no_such_table") from e
 
 

@@ -46,10 +46,33 @@ def _toast_only(code: str, params=None) -> tuple[str, int]:
     return render_to_string("games/_toast.html", {"message": messages.refusal(code, params)}), -1
 
 
+# The table's version is a PositiveIntegerField: no frame can name a larger one.
+MAX_VERSION = 2**31 - 1
+
+
 def _version(data) -> int | None:
+    """The table version a frame was made for, or None (refused as stale where it counts).
+
+    A JSON integer, or the decimal digits the page's forms send (htmx ws-send sends form
+    values as text). Never a bool, a float (3.0, 3.5, 1e400, Infinity) or one of int()'s
+    generous readings of text (" 3", "3_0", "٣"): a move counts only for exactly the version
+    it names.
+    """
+    value = data.get("version")
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 10:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VERSION:
+        return value
+    return None
+
+
+def _action_from_frame(code, data: dict) -> dict | None:
+    """The game's move in a frame, or None if the frame holds none it can read."""
     try:
-        return int(data.get("version"))
-    except (TypeError, ValueError):
+        return table_game(services.game_of(code)).action_from_frame(data)
+    except RecursionError:
+        # A field a game reads as JSON text (Gan Deng Yan's reading) nested deeper than the
+        # parser goes: the frame's own size cap still lets that through.
         return None
 
 
@@ -76,7 +99,7 @@ def handle(code, user, language: str, data: dict):
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
                 return _board(table, user, selected=selected, hint=hint)
             else:
-                action = table_game(services.game_of(code)).action_from_frame(data)
+                action = _action_from_frame(code, data)
                 if action is None:
                     return _toast_only("bad_frame")
                 # The table as the move left it (seats already loaded): render it as it is.
