@@ -16,14 +16,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext_lazy as _
 
-from cardsite import realtime
-from cardsite.consumers import (
+from games import driver, realtime, services, views_live
+from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
     LayerOutageMixin,
     LocalizedConsumerMixin,
 )
-from games import driver, services, views_live
 
 CLOSE_NOT_FOUND = 4404
 # A real frame (a move, its cards and htmx's headers) is well under 2 KB: a larger one is

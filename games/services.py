@@ -23,8 +23,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from cardsite import realtime
-from games import signals
+from games import realtime, signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction

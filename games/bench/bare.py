@@ -16,7 +16,7 @@ from django.template import Context, Template
 from django.urls import re_path
 from django.utils import timezone
 
-from cardsite import realtime
+from games import realtime
 from games.models import Table
 
 # About the size of a hand of cards: a board, thirteen buttons, their labels.

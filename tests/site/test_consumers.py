@@ -66,7 +66,7 @@ async def test_a_player_gets_messages_in_the_language_of_the_page(player, lang, 
     # A lobby-wide notice arrives rendered in this socket's language.
     from channels.layers import get_channel_layer
 
-    from cardsite import realtime
+    from games import realtime
 
     await get_channel_layer().group_send(realtime.lobby_group(), {"type": "lobby.notice"})
     notice = await comm.receive_from()
@@ -91,7 +91,7 @@ async def test_an_idle_socket_survives_the_layers_blocking_pop(player):
     from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
 
-    from cardsite import realtime
+    from games import realtime
 
     cookie = await sync_to_async(session_cookie)(player)
     comm = WebsocketCommunicator(application, "/ws/en/lobby/", headers=[ORIGIN, cookie])

@@ -1,0 +1,266 @@
+"""The base of every live socket: the language of the page, and surviving a channel-layer
+outage (``LayerOutageMixin``). The table's consumer and the site's lobby consumer build on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+
+import redis.exceptions
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+from django.db import InterfaceError, OperationalError
+from django.template.loader import render_to_string
+from django.utils import translation
+
+log = logging.getLogger(__name__)
+
+CLOSE_UNAUTHENTICATED = 4401
+# Like HTTP 503: the server cannot serve this socket right now (its database is away). The
+# page reconnects with a backoff. A server may only send 1000 or 3000-4999 (autobahn refuses
+# 1011/1013 from the application), and 44xx are the refusals a page must not retry.
+CLOSE_TRY_AGAIN = 4503
+
+# What channels-redis raises while Redis is away or restarting: refused or reset connections,
+# "Connection closed by server", a read that timed out, a server still loading.
+LAYER_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+# The database went away under a handler (PostgreSQL restarting): not a bug in the handler.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+# Backoff of every retry against the layer: short at first (a restart takes a moment), never
+# longer than RETRY_MAX between two tries.
+RETRY_FIRST = 0.1
+RETRY_MAX = 2.0
+# group_send / group_discard give up after this many tries: a lost notice is healed by the
+# resync after the outage, a stale group entry expires with the layer's group_expiry.
+SHORT_TRIES = 3
+
+
+def _backoff():
+    delay = RETRY_FIRST
+    while True:
+        yield delay
+        delay = min(delay * 2, RETRY_MAX)
+
+
+class _Outage:
+    """What an event loop (daphne has one per process) knows about the layer.
+
+    With channels-redis all consumers on a loop read through one shared BZPOPMIN, so only
+    one of them sees Redis go away; the others may find it back already and never notice
+    that a restarted Redis forgot their groups. Whoever notices tells them all.
+    """
+
+    def __init__(self) -> None:
+        self.consumers: weakref.WeakSet = weakref.WeakSet()
+        self.ongoing = False
+
+    @staticmethod
+    def here() -> _Outage:
+        loop = asyncio.get_running_loop()
+        outage = _outages.get(loop)
+        if outage is None:
+            outage = _outages[loop] = _Outage()
+        return outage
+
+    async def lost(self, layer, error: BaseException) -> None:
+        if not self.ongoing:
+            self.ongoing = True
+            log.warning(
+                "channel layer unreachable (%s: %s): keeping %d socket(s) open, "
+                "re-joining their groups once it answers",
+                type(error).__name__,
+                error,
+                len(self.consumers),
+            )
+            await _drop_idle_connections(layer)
+        for consumer in list(self.consumers):
+            consumer._start_recovery()
+
+    def over(self) -> None:
+        if self.ongoing:
+            self.ongoing = False
+            log.warning("channel layer back: groups re-joined, sockets resynced")
+
+
+_outages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def _drop_idle_connections(layer) -> None:
+    """Disconnect the idle connections of channels-redis' pool on this loop.
+
+    After a Redis restart the pool still holds connections to the old server: the next
+    command on each fails once more ("Connection closed by server"), which would cost the
+    next socket its group_add or a table its next notice. Idle ones only: a command in flight
+    fails by itself and is retried. (channels-redis 4 keeps one pool per event loop in
+    ``_layers[loop]._connections``; another layer has none of this and is left alone.)
+    """
+    per_loop = getattr(layer, "_layers", None)
+    if not isinstance(per_loop, dict):
+        return
+    loop_layer = per_loop.get(asyncio.get_running_loop())
+    for client in list(getattr(loop_layer, "_connections", {}).values()):
+        with contextlib.suppress(Exception):
+            await client.connection_pool.disconnect(inuse_connections=False)
+
+
+class KeptLayer:
+    """A consumer's view of the channel layer that does not fail while the layer is away.
+
+    ``receive`` waits the outage out (retrying with backoff), ``group_add`` remembers the
+    group and leaves the joining to the recovery, ``group_discard`` and ``group_send`` retry a
+    few times and then let it be. Anything else goes straight to the real layer.
+    """
+
+    def __init__(self, layer, lost) -> None:
+        self.inner = layer
+        self.joined: set[str] = set()  # the groups to be in, joined or to join after an outage
+        self._lost = lost
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def receive(self, channel):
+        delays = _backoff()
+        while True:
+            try:
+                return await self.inner.receive(channel)
+            except LAYER_ERRORS as e:
+                await self._lost(e)
+            await asyncio.sleep(next(delays))
+
+    async def group_add(self, group, channel):
+        self.joined.add(group)
+        try:
+            await self.inner.group_add(group, channel)
+        except LAYER_ERRORS as e:
+            await self._lost(e)  # the recovery joins it once the layer answers
+
+    async def group_discard(self, group, channel):
+        self.joined.discard(group)
+        await self._a_few_times("group_discard", group, channel)
+
+    async def group_send(self, group, message):
+        await self._a_few_times("group_send", group, message)
+
+    async def _a_few_times(self, method, *args):
+        delays = _backoff()
+        for attempt in range(SHORT_TRIES):
+            try:
+                return await getattr(self.inner, method)(*args)
+            except LAYER_ERRORS as e:
+                if attempt == SHORT_TRIES - 1:
+                    log.warning("%s%s failed %d times, giving up: %s", method, args, attempt + 1, e)
+                    await self._lost(e)
+                    return None
+            await asyncio.sleep(next(delays))
+        return None
+
+
+class LayerOutageMixin:
+    """Keeps the socket open when the channel layer goes away, and whole when it is back.
+
+    Channels reads a consumer's channel with ``await_many_dispatch``: an exception from the
+    layer's ``receive`` ends the consumer, and daphne closes the socket with 1011. With
+    channels-redis that is what every socket of a process gets the moment Redis restarts.
+    Here the consumer talks to a ``KeptLayer`` instead, and an outage seen anywhere in the
+    process starts, for every live consumer, a recovery: re-join its groups (a restarted
+    Redis forgot them) with backoff until the layer answers, then ``layer_restored()``, where
+    a consumer catches up on the notices lost meanwhile.
+
+    A database error under a handler ends in ``database_unavailable()``: by default a close
+    with CLOSE_TRY_AGAIN, so the page comes back once the database does.
+    """
+
+    _recovery: asyncio.Task | None = None
+
+    async def __call__(self, scope, receive, send):
+        # channels.consumer.AsyncConsumer.__call__ (channels 4.3), reading through a KeptLayer.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.base_send = send
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_layer = KeptLayer(self.channel_layer, self._layer_lost)
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = lambda: self.channel_layer.receive(self.channel_name)
+            sources.append(self.channel_receive)
+        outage = _Outage.here()
+        outage.consumers.add(self)
+        try:
+            await await_many_dispatch(sources, self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            outage.consumers.discard(self)
+            if self._recovery is not None:
+                self._recovery.cancel()
+
+    async def dispatch(self, message):
+        try:
+            await super().dispatch(message)
+        except DATABASE_ERRORS as e:
+            log.warning(
+                "database unavailable in %s on %s: %s", message.get("type"), self.scope["path"], e
+            )
+            await self.database_unavailable()
+
+    async def database_unavailable(self):
+        await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def layer_restored(self):
+        """The layer answers again and the groups are re-joined: catch up (notices sent
+        during the outage are lost)."""
+
+    # -- the recovery
+
+    async def _layer_lost(self, error: BaseException) -> None:
+        await _Outage.here().lost(self.channel_layer.inner, error)
+
+    def _start_recovery(self) -> None:
+        if not self.channel_layer.joined:
+            return  # in no group (yet): nothing was lost, its group_add reports for itself
+        if self._recovery is None or self._recovery.done():
+            self._recovery = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        layer = self.channel_layer
+        for delay in _backoff():
+            await asyncio.sleep(delay)
+            try:
+                for group in list(layer.joined):
+                    await layer.inner.group_add(group, self.channel_name)
+            except LAYER_ERRORS:
+                continue
+            break
+        _Outage.here().over()
+        try:
+            await self.layer_restored()
+        except DATABASE_ERRORS as e:
+            log.warning("database unavailable resyncing %s: %s", self.scope["path"], e)
+            await self.database_unavailable()
+        except Exception:  # noqa: BLE001 - a task's error would otherwise go unseen
+            log.exception("resyncing %s after a channel-layer outage failed", self.scope["path"])
+
+
+class LocalizedConsumerMixin:
+    """Renders in the language named by the socket's URL (``/ws/<lang>/…``)."""
+
+    def language(self) -> str:
+        lang = self.scope["url_route"]["kwargs"].get("lang")
+        if lang:
+            return lang
+        # The bare form (/ws/tables/<code>/) may name it in the query string: ?lang=de.
+        from urllib.parse import parse_qs
+
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        lang = (query.get("lang") or ["en"])[0]
+        return lang if lang in ("de", "en") else "en"
+
+    def render(self, template: str, context: dict | None = None) -> str:
+        with translation.override(self.language()):
+            return render_to_string(template, {"user": self.scope.get("user"), **(context or {})})
