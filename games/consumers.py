@@ -62,17 +62,18 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             await self.send(text_data=self.render("live/_login_required.html"))
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        frame = None
+        opened = None
         if self.code is not None:  # a malformed code is refused like an unknown table
-            frame = await database_sync_to_async(views_live.snapshot)(
+            opened = await database_sync_to_async(views_live.opening)(
                 self.code, user, self.language()
             )
-        if frame is None:
+        if opened is None:
             await self.send(
                 text_data=self.render("games/_toast.html", {"message_code": "no_such_table"})
             )
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        frame, self.game = opened  # the game, once: each move then saves reading it
         self.group = realtime.table_group(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_frame(frame)
@@ -87,7 +88,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def receive(self, text_data=None, bytes_data=None):
         data = read_frame(text_data)
         frame = await database_sync_to_async(views_live.handle)(
-            self.code, self.scope["user"], self.language(), data
+            self.code, self.scope["user"], self.language(), data, self.game
         )
         await self._send_frame(frame)
 

@@ -31,6 +31,16 @@ def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) 
     return html, table.version
 
 
+def opening(code, user, language: str):
+    """A socket's first frame and the table's game (in one read), or None for no table."""
+    with translation.override(language):
+        try:
+            table = services.get_table(code)
+        except services.Refused:
+            return None
+        return _board(table, user), table.game
+
+
 def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str = ""):
     with translation.override(language):
         try:
@@ -66,18 +76,22 @@ def _version(data) -> int | None:
     return None
 
 
-def _action_from_frame(code, data: dict) -> dict | None:
+def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
     """The game's move in a frame, or None if the frame holds none it can read."""
     try:
-        return table_game(services.game_of(code)).action_from_frame(data)
+        return table_game(game or services.game_of(code)).action_from_frame(data)
     except RecursionError:
         # A field a game reads as JSON text (Gan Deng Yan's reading) nested deeper than the
         # parser goes: the frame's own size cap still lets that through.
         return None
 
 
-def handle(code, user, language: str, data: dict):
-    """One frame from the browser: a move of the game, or one of the table's own commands."""
+def handle(code, user, language: str, data: dict, game: str | None = None):
+    """One frame from the browser: a move of the game, or one of the table's own commands.
+
+    ``game``: the table's game when the caller knows it (a socket learns it once, at
+    connect), which saves reading it for every move.
+    """
     with translation.override(language):
         kind = data.get("action")
         version = _version(data)
@@ -99,7 +113,7 @@ def handle(code, user, language: str, data: dict):
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
                 return _board(table, user, selected=selected, hint=hint)
             else:
-                action = _action_from_frame(code, data)
+                action = _action_from_frame(code, data, game)
                 if action is None:
                     return _toast_only("bad_frame")
                 # The table as the move left it (seats already loaded): render it as it is.
