@@ -1,6 +1,8 @@
 """``{% table_card c %}``: one playing card, drawn with CSS and text (crisp at any size).
 
-A tag rather than an included template: a table renders dozens of cards per frame.
+The one card renderer of the tables and the replays: every template calls the tag, so a card
+looks the same wherever it lies. A tag rather than an included template: a table renders
+dozens of cards per frame.
 """
 
 from django import template
@@ -9,8 +11,7 @@ from django.utils.html import format_html
 register = template.Library()
 
 
-@register.simple_tag
-def table_card(c, small=False):
+def card_html(c, small: bool = False) -> str:
     """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label)."""
     classes = "card"
     if c.suit:
@@ -27,4 +28,22 @@ def table_card(c, small=False):
         c.rank,
         c.symbol,
         c.symbol,
+    )
+
+
+@register.simple_tag
+def table_card(c, small=False):
+    """A card; a played card that can stand in for another (it has a ``tag``, as a joker
+    played "as 9") comes in a ``played`` wrapper, which holds the tag when there is one."""
+    card = card_html(c, small)
+    tag = getattr(c, "tag", None)
+    if tag is None:
+        return card
+    if not tag:
+        return format_html('<span class="played">{}</span>', card)
+    return format_html(
+        '<span class="played played--joker">{}'
+        '<span class="joker-tag" data-testid="joker-tag">{}</span></span>',
+        card,
+        tag,
     )

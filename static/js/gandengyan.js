@@ -1,10 +1,10 @@
 /* The Gan Deng Yan table: select several cards, choose a reading when a joker makes the
- * selection ambiguous, play, pass, ask for a hint; the deal shown with a tap to skip it.
- * The server decides everything; this only collects the player's choice and sends it
- * through the htmx ws extension (forms with ws-send).
+ * selection ambiguous, play, pass (P), clear (Esc); the deal shown with a tap to skip it.
+ * The rest is every table's (table.js).
  */
 (function () {
   "use strict";
+  var T = window.CardTable;
 
   var ORDER = "3456789TJQKA2";
   var kept = { version: null, cards: [] }; // the selection, kept across a refused play
@@ -12,28 +12,12 @@
   var dealStart = 0;
   var dealRound = null;
 
-  function board() { return document.getElementById("board"); }
-  function page() { return document.querySelector(".gdy-page"); }
+  var board = T.board;
+  var cards = T.cards;
   function reducedMotion() {
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
-  function toast(text) {
-    var el = document.getElementById("toast");
-    if (!el || !text) return;
-    el.innerHTML = "";
-    var p = document.createElement("p");
-    p.className = "toast__msg";
-    p.textContent = text;
-    el.appendChild(p);
-  }
-
-  function clearToast() {
-    var el = document.getElementById("toast");
-    if (el) el.innerHTML = "";
-  }
-
-  function cards() { return Array.prototype.slice.call(document.querySelectorAll("#board .hand__card")); }
   function selectedCodes() {
     return cards().filter(function (b) { return b.classList.contains("is-selected"); })
       .map(function (b) { return b.dataset.card; });
@@ -113,94 +97,35 @@
   }
 
   function toggle(btn) {
-    var on = !btn.classList.contains("is-selected");
-    btn.classList.toggle("is-selected", on);
-    btn.setAttribute("aria-selected", on ? "true" : "false");
+    T.setSelected(btn, !btn.classList.contains("is-selected"));
     sync();
   }
 
   function clearSelection() {
-    cards().forEach(function (b) {
-      b.classList.remove("is-selected");
-      b.setAttribute("aria-selected", "false");
-    });
+    cards().forEach(function (b) { T.setSelected(b, false); });
     sync();
-  }
-
-  function send(form) {
-    form.classList.add("is-sending");
-    form.requestSubmit();
   }
 
   function play() {
     var form = document.getElementById("play-form");
     if (!form || !form.querySelector("[data-play]")) return;
     var codes = selectedCodes();
-    if (!codes.length) { toast(page().dataset.reasonNone); return; }
+    if (!codes.length) { T.toast(T.page().dataset.reasonNone); return; }
     var found = readingsOf(codes);
     if (found.length > 1) {
       // Several readings: the chips above the hand say which one is meant.
-      toast(page().dataset.reasonAmbiguous);
+      T.toast(T.page().dataset.reasonAmbiguous);
       var first = document.querySelector("#readings .reading-chip");
       if (first) first.focus();
       return;
     }
-    send(form); // one reading, or none: then the server says why, and nothing changes
+    T.send(form); // one reading, or none: then the server says why, and nothing changes
   }
 
   function pass() {
     var form = document.getElementById("pass-form");
-    if (form && document.querySelector("#board [data-pass]")) { clearToast(); send(form); }
+    if (form && document.querySelector("#board [data-pass]")) { T.clearToast(); T.send(form); }
   }
-
-  document.addEventListener("click", function (evt) {
-    if (skipDeal()) { evt.preventDefault(); evt.stopPropagation(); return; }
-    var btn = evt.target.closest(".hand__card");
-    if (btn) {
-      if (btn.closest(".hand").dataset.myTurn !== "1") { toast(page().dataset.reasonWait); return; }
-      clearToast();
-      toggle(btn);
-      return;
-    }
-    var chip = evt.target.closest(".reading-chip");
-    if (chip) {
-      setCombo(JSON.parse(chip.dataset.combo));
-      send(document.getElementById("play-form"));
-      return;
-    }
-    if (evt.target.closest("[data-play]")) { evt.preventDefault(); play(); return; }
-    if (evt.target.closest("[data-pass]")) { pass(); return; }
-    if (evt.target.closest("[data-clear]")) { clearSelection(); return; }
-    if (evt.target.closest("[data-hint]")) {
-      var hf = document.getElementById("hint-form");
-      if (hf) hf.requestSubmit();
-      return;
-    }
-    var four = evt.target.closest("[data-four-colour]");
-    if (four) {
-      var on = !document.body.classList.contains("four-colour");
-      document.body.classList.toggle("four-colour", on);
-      try { localStorage.setItem("fourColour", on ? "1" : "0"); } catch (e) { /* private mode */ }
-    }
-  }, true);
-
-  // Keyboard: arrows move between cards, Space selects, Enter plays, P passes, Esc clears.
-  document.addEventListener("keydown", function (evt) {
-    if (skipDeal()) { evt.preventDefault(); return; }
-    var inHand = evt.target.closest && evt.target.closest(".hand__card");
-    if (inHand && (evt.key === "ArrowRight" || evt.key === "ArrowLeft")) {
-      evt.preventDefault();
-      var all = cards();
-      var i = all.indexOf(inHand);
-      all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
-      return;
-    }
-    if (inHand && evt.key === "Enter") { evt.preventDefault(); play(); return; }
-    var typing = evt.target.closest && evt.target.closest("input, select, textarea");
-    if (typing || evt.ctrlKey || evt.metaKey || evt.altKey) return;
-    if (evt.key === "p" || evt.key === "P") { pass(); return; }
-    if (evt.key === "Escape") { clearSelection(); }
-  });
 
   // -- the deal, shown once per round, skipped by a tap or a key
 
@@ -221,7 +146,7 @@
 
   function maybeDeal() {
     var b = board();
-    var p = page();
+    var p = T.page();
     if (!b || !p) return;
     var key = "gdy-dealt-" + p.dataset.table;
     var seen = null;
@@ -256,24 +181,36 @@
     if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
       // A refused play: the board is unchanged, and so is the selection.
       cards().forEach(function (c) {
-        if (kept.cards.indexOf(c.dataset.card) >= 0) {
-          c.classList.add("is-selected");
-          c.setAttribute("aria-selected", "true");
-        }
+        if (kept.cards.indexOf(c.dataset.card) >= 0) T.setSelected(c, true);
       });
     }
     sync();
-    if (document.activeElement === document.body || !document.activeElement) {
-      var focus = document.querySelector("#board .hand__card.is-selected, #board .hand__card.is-playable");
-      if (focus && b.classList.contains("is-my-turn")) focus.focus({ preventScroll: true });
-    }
     maybeDeal();
   }
 
-  document.addEventListener("htmx:wsAfterMessage", afterBoard);
-
-  document.addEventListener("DOMContentLoaded", function () {
-    try { if (localStorage.getItem("fourColour") === "1") document.body.classList.add("four-colour"); } catch (e) { /* ignore */ }
-    afterBoard();
+  T.use({
+    intercept: skipDeal,
+    tap: toggle, // a dimmed card too: the server says why the play it makes is refused
+    click: function (evt) {
+      var chip = evt.target.closest(".reading-chip");
+      if (chip) {
+        setCombo(JSON.parse(chip.dataset.combo));
+        T.send(document.getElementById("play-form"));
+        return true;
+      }
+      if (evt.target.closest("[data-play]")) { evt.preventDefault(); play(); return true; }
+      if (evt.target.closest("[data-pass]")) { pass(); return true; }
+      if (evt.target.closest("[data-clear]")) { clearSelection(); return true; }
+      return false;
+    },
+    // Enter plays, P passes, Esc clears (Space on a card selects it, as a click).
+    key: function (evt, card) {
+      if (card && evt.key === "Enter") { evt.preventDefault(); play(); return; }
+      var typing = evt.target.closest && evt.target.closest("input, select, textarea");
+      if (typing || evt.ctrlKey || evt.metaKey || evt.altKey) return;
+      if (evt.key === "p" || evt.key === "P") { pass(); return; }
+      if (evt.key === "Escape") { clearSelection(); }
+    },
+    afterBoard: afterBoard,
   });
 })();

@@ -1,114 +1,185 @@
-/* The card table: select a card, play it, ask for a hint, explain refusals.
- * The server decides everything; this only collects the player's choice and sends it
- * through the htmx ws extension (forms with ws-send).
+/* What every card table does in the browser; each game's own script (static/js/<game>.js)
+ * adds what only it does, through CardTable.use(hooks).
+ *
+ * The server decides everything: these scripts only collect the player's choice and send it
+ * through the htmx ws extension (forms with ws-send), explain refusals in the toast, move the
+ * keyboard focus over the hand, and keep the socket connected.
+ *
+ * Hooks (all optional; the game's script runs after this one, before the page is ready):
+ *   intercept()      before any click or key: true swallows it (a deal being shown skips);
+ *   canTap(card)     on the player's turn, may this card be tapped? (else its reason shows);
+ *   tap(card)        what a tap on an allowed card does (select, play, toggle…);
+ *   click(evt)       the game's own buttons: true when it handled the click;
+ *   key(evt, card)   a key the arrows did not take (card: the focused hand card, or null);
+ *   afterBoard()     after the page loads and after every frame, before the focus returns.
  */
 (function () {
   "use strict";
 
-  function board() { return document.getElementById("board"); }
+  var game = {};
 
-  function showReason(text) {
-    var toast = document.getElementById("toast");
-    if (!toast || !text) return;
-    toast.innerHTML = "";
+  function board() { return document.getElementById("board"); }
+  function page() { return document.querySelector(".table-page"); }
+  function cards() { return Array.prototype.slice.call(document.querySelectorAll("#board .hand__card")); }
+
+  function setSelected(btn, on) {
+    btn.classList.toggle("is-selected", on);
+    btn.setAttribute("aria-selected", on ? "true" : "false");
+  }
+
+  function toast(text) {
+    var el = document.getElementById("toast");
+    if (!el || !text) return;
+    el.innerHTML = "";
     var p = document.createElement("p");
     p.className = "toast__msg";
     p.textContent = text;
-    toast.appendChild(p);
+    el.appendChild(p);
   }
 
   function clearToast() {
-    var toast = document.getElementById("toast");
-    if (toast) toast.innerHTML = "";
+    var el = document.getElementById("toast");
+    if (el) el.innerHTML = "";
   }
 
-  function select(btn) {
-    var hand = btn.closest(".hand");
-    hand.querySelectorAll(".hand__card.is-selected").forEach(function (b) {
-      b.classList.remove("is-selected");
-      b.setAttribute("aria-selected", "false");
-    });
-    btn.classList.add("is-selected");
-    btn.setAttribute("aria-selected", "true");
-    var form = btn.closest("form");
-    form.querySelector("input[name=card]").value = btn.dataset.card;
-    var play = form.querySelector("[data-play]");
-    if (play) play.disabled = false;
-  }
-
-  function playSelected(form) {
-    var card = form.querySelector("input[name=card]").value;
-    if (!card) { showReason(document.querySelector(".table-page").dataset.reasonNone); return; }
+  function send(form) {
     form.classList.add("is-sending");
     form.requestSubmit();
   }
 
-  document.addEventListener("click", function (evt) {
-    var btn = evt.target.closest(".hand__card");
-    if (btn) {
-      var hand = btn.closest(".hand");
-      if (hand.dataset.myTurn !== "1" || !btn.classList.contains("is-playable")) {
-        showReason(btn.dataset.reason);
-        return;
-      }
-      clearToast();
-      if (btn.classList.contains("is-selected")) {
-        playSelected(btn.closest("form"));
-      } else {
-        select(btn);
-      }
+  function call(name) {
+    var hook = game[name];
+    return hook ? hook.apply(null, Array.prototype.slice.call(arguments, 1)) : undefined;
+  }
+
+  window.CardTable = {
+    use: function (hooks) { game = hooks; },
+    board: board,
+    page: page,
+    cards: cards,
+    setSelected: setSelected,
+    toast: toast,
+    clearToast: clearToast,
+    send: send,
+  };
+
+  // A tap on a card: refused with its reason while it is not the player's turn (the card's
+  // own reason, or the page's) or when the game says no; otherwise the game's tap.
+  function tapCard(btn) {
+    var mine = btn.closest(".hand").dataset.myTurn === "1";
+    if (!mine || call("canTap", btn) === false) {
+      toast(btn.dataset.reason || page().dataset.reasonWait);
       return;
     }
-    var hint = evt.target.closest("[data-hint]");
-    if (hint) {
+    clearToast();
+    call("tap", btn);
+  }
+
+  // The capture phase: a swallowed click (the deal skipped) reaches nothing else on the page.
+  document.addEventListener("click", function (evt) {
+    if (call("intercept")) { evt.preventDefault(); evt.stopPropagation(); return; }
+    var btn = evt.target.closest(".hand__card");
+    if (btn) { tapCard(btn); return; }
+    if (call("click", evt)) return;
+    if (evt.target.closest("[data-hint]")) {
       var hf = document.getElementById("hint-form");
       if (hf) hf.requestSubmit();
       return;
     }
-    var none = evt.target.closest("[data-expose-none]");
-    if (none) {
-      none.form.querySelectorAll("input[name=cards]").forEach(function (c) { c.checked = false; });
-      return; // the submit goes on with no card checked
-    }
-    var four = evt.target.closest("[data-four-colour]");
-    if (four) {
+    if (evt.target.closest("[data-four-colour]")) {
       var on = !document.body.classList.contains("four-colour");
       document.body.classList.toggle("four-colour", on);
       try { localStorage.setItem("fourColour", on ? "1" : "0"); } catch (e) { /* private mode */ }
     }
+  }, true);
+
+  // Keyboard: the arrows move between the cards of the hand (Enter and Space press the
+  // focused card like a click); the game's own keys after that.
+  document.addEventListener("keydown", function (evt) {
+    if (call("intercept")) { evt.preventDefault(); return; }
+    var card = (evt.target.closest && evt.target.closest(".hand__card")) || null;
+    if (card && (evt.key === "ArrowRight" || evt.key === "ArrowLeft")) {
+      evt.preventDefault();
+      var all = Array.prototype.slice.call(card.closest(".hand").querySelectorAll(".hand__card"));
+      var i = all.indexOf(card);
+      all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
+      return;
+    }
+    call("key", evt, card);
   });
 
-  // A selection made by a Hint arrives from the server already marked: keep the form in step.
-  document.addEventListener("htmx:oobAfterSwap", function () { syncSelection(); });
-  document.addEventListener("htmx:wsAfterMessage", function () { syncSelection(); });
-
-  function syncSelection() {
-    var sel = document.querySelector(".hand__card.is-selected.is-playable");
-    if (sel) select(sel);
-    // A new board replaces the focused card: give the focus back to the hand, so a keyboard
-    // player can go on without reaching for the mouse.
-    if (document.activeElement === document.body) {
-      var focus = document.querySelector(".hand__card.is-selected") ||
-        document.querySelector(".hand[data-my-turn='1'] .hand__card.is-playable");
-      if (focus) focus.focus({ preventScroll: true });
-    }
+  // A new board replaces the focused card: on the player's turn the focus goes back to the
+  // hand (the selection, else the first playable card), so a keyboard player can go on
+  // without reaching for the mouse.
+  function afterBoard() {
+    call("afterBoard");
+    var active = document.activeElement;
+    if (active && active !== document.body) return;
+    var b = board();
+    if (!b || !b.classList.contains("is-my-turn")) return;
+    var focus = b.querySelector(".hand__card.is-selected") || b.querySelector(".hand__card.is-playable");
+    if (focus) focus.focus({ preventScroll: true });
   }
 
-  // Keyboard: arrows move between cards, Enter/Space selects, Enter on the selected card plays.
-  document.addEventListener("keydown", function (evt) {
-    var btn = evt.target.closest && evt.target.closest(".hand__card");
-    if (!btn) return;
-    var cards = Array.prototype.slice.call(btn.closest(".hand").querySelectorAll(".hand__card"));
-    var i = cards.indexOf(btn);
-    if (evt.key === "ArrowRight" || evt.key === "ArrowLeft") {
-      evt.preventDefault();
-      var next = cards[(i + (evt.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
-      next.focus();
-    }
-  });
+  document.addEventListener("htmx:wsAfterMessage", afterBoard);
 
   document.addEventListener("DOMContentLoaded", function () {
     try { if (localStorage.getItem("fourColour") === "1") document.body.classList.add("four-colour"); } catch (e) { /* ignore */ }
-    syncSelection();
+    afterBoard();
   });
+
+  // The live connection. A table page must come back after every close except the two
+  // refusals the server means (4401: log in; 4404: no such table): 1011 from a crash, 4503
+  // while the server's database is away, 1000/1001 from a restart or a proxy timeout. The
+  // connect snapshot then makes the board whole. The htmx ws extension reconnects by itself
+  // only after 1006, 1011, 1012 and 1013, and site.js's page-wide handler gives up on every
+  // 44xx, so this script owns the table's socket: its close events stop here (site.js does
+  // not see them), it reconnects where the extension does not, and the extension waits with
+  // the same capped backoff.
+  var REFUSALS = [4401, 4404];
+  var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
+  var retries = new WeakMap();
+
+  // 0.25–0.5 s, doubling up to 4–8 s: quick after a blip, never hammering a server that is down.
+  function backoff(n) {
+    var cap = Math.min(8000, 500 * Math.pow(2, n));
+    return cap / 2 + Math.random() * cap / 2;
+  }
+  if (window.htmx) htmx.config.wsReconnectDelay = backoff;
+
+  function isTableSocket(elt) {
+    return elt && elt.matches && elt.matches(".table-page[ws-connect]");
+  }
+
+  // online: a dot (its words for screen readers); offline: the words too; closed: refused.
+  function setLive(state) {
+    var el = document.getElementById("live-status");
+    if (!el) return;
+    el.dataset.state = state;
+    var label = el.querySelector(".live-status__label");
+    if (!label) return;
+    label.textContent = el.dataset["label" + state.charAt(0).toUpperCase() + state.slice(1)] || "";
+    label.classList.toggle("sr-only", state !== "offline");
+  }
+
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    if (!isTableSocket(evt.target)) return;
+    retries.set(evt.target, 0);
+    setLive("online");
+  }, true);
+
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var elt = evt.target;
+    if (!isTableSocket(elt)) return;
+    evt.stopPropagation(); // capture phase on document: site.js's handler must not reconnect too
+    var code = evt.detail.event.code;
+    if (REFUSALS.indexOf(code) >= 0) { setLive("closed"); return; }
+    setLive("offline");
+    if (EXTENSION_RETRIES.indexOf(code) >= 0) return; // the extension reconnects, after backoff()
+    var n = retries.get(elt) || 0;
+    retries.set(elt, n + 1);
+    window.setTimeout(function () {
+      if (document.body.contains(elt) && evt.detail.socketWrapper) evt.detail.socketWrapper.reconnect();
+    }, backoff(n));
+  }, true);
 })();
