@@ -323,13 +323,20 @@ def _locked(code) -> Table:
         raise Refused("no_such_table") from e
 
 
+def _locked_seat(code, user) -> tuple[Table, int]:
+    """The table locked for this transaction and the seat ``user`` plays at it; refused for
+    anyone without a seat. Every player's command starts here."""
+    table = _locked(code)
+    seat = seat_of(table, user)
+    if seat is None:
+        raise Refused("not_seated")
+    return table, seat
+
+
 def submit_action(code, user, action: dict, version) -> Table:
     """A player's move. Refused (and nothing changes) if stale, out of turn or illegal."""
     with transaction.atomic():
-        table = _locked(code)
-        seat = seat_of(table, user)
-        if seat is None:
-            raise Refused("not_seated")
+        table, seat = _locked_seat(code, user)
         if not table.is_active:
             raise Refused("match_finished")
         if not isinstance(version, int) or version != table.version:
@@ -347,9 +354,7 @@ def submit_action(code, user, action: dict, version) -> Table:
 
 def start_next_hand(code, user, version) -> Table:
     with transaction.atomic():
-        table = _locked(code)
-        if seat_of(table, user) is None:
-            raise Refused("not_seated")
+        table, _seat = _locked_seat(code, user)
         if not isinstance(version, int) or version != table.version:
             raise Refused("stale", {"version": table.version})
         game = table_game(table.game).engine
@@ -376,9 +381,7 @@ def set_level(code, user, level: str) -> Table:
     if level not in LEVELS:
         raise Refused("bad_level")
     with transaction.atomic():
-        table = _locked(code)
-        if seat_of(table, user) is None:
-            raise Refused("not_seated")
+        table, _seat = _locked_seat(code, user)
         table.level = level
         table.version += 1
         table.save(update_fields=["level", "version", "updated_at"])
@@ -389,9 +392,7 @@ def set_level(code, user, level: str) -> Table:
 def fast_forward(code, user) -> Table:
     """Play the bots' pending moves at once, until the player is to move again."""
     with transaction.atomic():
-        table = _locked(code)
-        if seat_of(table, user) is None:
-            raise Refused("not_seated")
+        table, _seat = _locked_seat(code, user)
         if table.bot_due_at is None:
             return table
         table.hurry = True
@@ -403,9 +404,7 @@ def fast_forward(code, user) -> Table:
 
 def resign(code, user) -> Table:
     with transaction.atomic():
-        table = _locked(code)
-        if seat_of(table, user) is None:
-            raise Refused("not_seated")
+        table, _seat = _locked_seat(code, user)
         if not table.is_active:
             raise Refused("match_finished")
         table.status = Table.Status.RESIGNED
