@@ -594,7 +594,7 @@ async def measure_bare(
 
 @dataclass
 class Config:
-    game: str = "gongzhu"
+    game: str = field(default_factory=lambda: next(iter(policies())))
     tables: list[int] = field(default_factory=lambda: [1, 10, 50])
     seconds: float = 10.0
     processes: int = 1

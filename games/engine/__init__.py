@@ -2,12 +2,12 @@
 
 from games.engine.base import Combo, IllegalAction, game_names, get_game
 
-__all__ = ["Combo", "IllegalAction", "game_names", "get_game", "gongzhu", "gandengyan", "doudizhu"]
+__all__ = ["Combo", "IllegalAction", "game_names", "get_game"]
 
 
 def __getattr__(name):
     # ``from games.engine import gongzhu`` works once the game's package exists.
-    if name in ("gongzhu", "gandengyan", "doudizhu"):
+    if name in game_names():
         import importlib
 
         return importlib.import_module(f"games.engine.{name}")

@@ -29,7 +29,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", default="gongzhu", choices=sorted(load.policies()))
+        games = list(load.policies())  # the playable games, in the registry's order
+        parser.add_argument("--game", default=games[0], choices=games)
         parser.add_argument(
             "--tables", default="1,10,50", help=f"table counts, at most {load.MAX_TABLES}"
         )
