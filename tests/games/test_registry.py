@@ -1,0 +1,71 @@
+"""The registry: one record per game, and a table plug-in is all of its hooks or nothing."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+import games.tables
+from games import registry
+from games.engine import game_names
+from games.tables.base import HOOKS
+
+HOOK_CODE = {
+    "presenter": "def context(table, view, seat, selected=()): return {}\n"
+    "def trick_closed(before, after): return False\n",
+    "frames": "def action(data): return None\ndef frame(move): return {}\n",
+    "replay": "def context(table, hand, steps, names): return {}\n",
+    "messages": "def refusal(code, params): return None\n",
+}
+
+
+@pytest.fixture
+def plug_in(tmp_path, monkeypatch):
+    """Write a plug-in package ``games.tables.fake`` with the given modules."""
+    monkeypatch.setattr(games.tables, "__path__", [*games.tables.__path__, str(tmp_path)])
+
+    def write(modules: dict[str, str]):
+        package = tmp_path / "fake"
+        package.mkdir(exist_ok=True)
+        (package / "__init__.py").write_text(
+            "from games.tables.base import Labels\nLABELS = Labels('Fake', '', '', '', '')\n"
+        )
+        for name, code in modules.items():
+            (package / f"{name}.py").write_text(code)
+        for name in list(sys.modules):
+            if name.startswith("games.tables.fake"):
+                monkeypatch.delitem(sys.modules, name)
+
+    return write
+
+
+def test_every_game_the_engine_knows_has_its_record_and_plug_in():
+    assert [g.name for g in registry.table_games()] == game_names()
+    for game in registry.table_games():
+        assert str(game.labels.name)
+        if game.playable:
+            assert set(game.hooks) == set(HOOKS)
+
+
+def test_a_plug_in_missing_a_hook_is_refused_by_name(plug_in):
+    plug_in({**HOOK_CODE, "presenter": "def context(table, view, seat, selected=()): return {}\n"})
+    with pytest.raises(ImproperlyConfigured, match=r"fake\.presenter must define trick_closed"):
+        registry._load("fake")
+
+
+def test_a_plug_in_missing_a_module_is_refused_by_name(plug_in):
+    plug_in({k: v for k, v in HOOK_CODE.items() if k != "replay"})
+    with pytest.raises(ImproperlyConfigured, match="has no replay module"):
+        registry._load("fake")
+
+
+def test_a_game_without_a_table_lists_its_labels_only(plug_in, monkeypatch):
+    plug_in({})
+    from games.engine import get_game
+
+    monkeypatch.setattr(registry, "get_game", lambda name: get_game("gongzhu"))
+    fake = registry._load("fake")
+    assert not fake.playable and fake.hooks == {} and fake.labels.name == "Fake"
+    assert fake.refusal("stale", {}) is None
