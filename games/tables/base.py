@@ -13,10 +13,10 @@ class Labels:
     """A game's wording on the site (lazy translations: read in the viewer's language)."""
 
     name: Any
-    subtitle: Any
-    players: Any
-    blurb: Any
+    subtitle: Any  # the name in English words: "Chase the Pig"
+    players: Any  # "4 players"
     suits: str  # two suit symbols for the lobby card's art
+    blurb: Any  # the lobby card's two sentences
 
 
 @dataclass(frozen=True)

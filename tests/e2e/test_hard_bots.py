@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e import test_doudizhu as doudizhu
 from tests.e2e import test_gandengyan as gandengyan
 from tests.e2e import test_gongzhu as gongzhu
 
@@ -36,4 +37,16 @@ def test_a_whole_gandengyan_round_against_hard_bots(page, site_url):
     expect(page).to_have_url(re.compile(r"/tables/[0-9a-f-]+/$"))
     hard_seats(page)
     gandengyan.play_round(page)
+    expect(page.get_by_test_id("settlement")).to_be_visible()
+
+
+def test_a_whole_doudizhu_hand_against_hard_bots(page, site_url):
+    page.goto(f"{site_url}/en/")
+    page.get_by_test_id("play-doudizhu").click()
+    page.locator("label:has([data-testid=hands-1])").click()
+    page.locator("label:has(input[name=level][value=hard])").click()
+    page.get_by_test_id("start").click()
+    expect(page).to_have_url(re.compile(r"/tables/[0-9a-f-]+/$"))
+    hard_seats(page)
+    doudizhu.play_hand(page)
     expect(page.get_by_test_id("settlement")).to_be_visible()

@@ -1,16 +1,11 @@
-"""Dou Dizhu on the site: its labels; its table is still to come (see ``games.tables``)."""
+"""Dou Dizhu on the site: its labels; the table is in this package (see ``games.tables``)."""
 
 from django.utils.translation import gettext_lazy as _
 
 from games.tables.base import Labels
 
-LABELS = Labels(
-    name=_("Dou Dizhu"),
-    subtitle=_("Fight the Landlord"),
-    players=_("3 players"),
-    suits="♥♠",
-    blurb=_(
-        "Bid to become the landlord and play alone with 20 cards against two peasants. "
-        "Chains, airplanes, bombs and the rocket."
-    ),
+BLURB = _(
+    "Bid to become the landlord and play alone with 20 cards against two peasants. "
+    "Chains, airplanes, bombs and the rocket."
 )
+LABELS = Labels(_("Dou Dizhu"), _("Fight the Landlord"), _("3 players"), "♥♠", BLURB)

@@ -4,13 +4,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.tables.base import Labels
 
-LABELS = Labels(
-    name=_("Gan Deng Yan"),
-    subtitle=_("Staring Eyes"),
-    players=_("2–4 players"),
-    suits="♦♣",
-    blurb=_(
-        "Beat the last play with the same shape exactly one rank higher, or stare. "
-        "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
-    ),
+BLURB = _(
+    "Beat the last play with the same shape exactly one rank higher, or stare. "
+    "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
 )
+LABELS = Labels(_("Gan Deng Yan"), _("Staring Eyes"), _("2–4 players"), "♦♣", BLURB)

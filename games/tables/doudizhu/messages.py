@@ -1,0 +1,95 @@
+"""Dou Dizhu in words: plays ("pair of 9s", "chain 5–9", "rocket") and the game's own
+refusals (games.engine.doudizhu.actions.GAME_CODES)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.tables.common import rank_short
+
+
+def kind_name(kind: str) -> str:
+    return {
+        "solo": _("single"),
+        "pair": _("pair"),
+        "trio": _("trio"),
+        "trio_solo": _("trio with a single"),
+        "trio_pair": _("trio with a pair"),
+        "chain": _("chain"),
+        "pair_chain": _("pair chain"),
+        "airplane": _("airplane"),
+        "airplane_solo": _("airplane with single wings"),
+        "airplane_pair": _("airplane with pair wings"),
+        "four_two_solo": _("four with two singles"),
+        "four_two_pair": _("four with two pairs"),
+        "bomb": _("bomb"),
+        "rocket": _("rocket"),
+    }.get(kind, kind)
+
+
+def _rank(rank) -> str:
+    if rank == "BJ":
+        return _("black joker")
+    if rank == "RJ":
+        return _("red joker")
+    return rank_short(rank or "")
+
+
+def combo_label(combo: dict | None) -> str:
+    """A play in words: "single 7", "pair of 9s", "chain 5–9", "bomb of 8s", "rocket"."""
+    if not combo:
+        return ""
+    kind, low, high = combo["kind"], combo.get("low"), combo.get("high")
+    lo, hi = _rank(low), _rank(high)
+    if kind == "rocket":
+        return _("rocket")
+    if kind == "solo":
+        return _("single %(rank)s") % {"rank": lo}
+    if kind == "pair":
+        return _("pair of %(rank)ss") % {"rank": lo}
+    if kind == "trio":
+        return _("three %(rank)ss") % {"rank": lo}
+    if kind == "trio_solo":
+        return _("three %(rank)ss with a single") % {"rank": lo}
+    if kind == "trio_pair":
+        return _("three %(rank)ss with a pair") % {"rank": lo}
+    if kind == "bomb":
+        return _("bomb of %(rank)ss") % {"rank": lo}
+    if kind in ("four_two_solo", "four_two_pair"):
+        what = _("four %(rank)ss with two singles") if kind == "four_two_solo" else None
+        if what is None:
+            what = _("four %(rank)ss with two pairs")
+        return what % {"rank": lo}
+    return _("%(kind)s %(low)s–%(high)s") % {"kind": kind_name(kind), "low": lo, "high": hi}
+
+
+def refusal(code: str, params: dict) -> str | None:
+    kind = kind_name(params.get("kind", "")) if isinstance(params.get("kind"), str) else ""
+    if code == "not_bidding_phase":
+        return _("The bidding is over: play or pass.")
+    if code == "still_bidding":
+        return _("The bidding is still on: bid or pass.")
+    if code == "bid_out_of_range":
+        return _("A bid is 1, 2 or 3 points, or a pass.")
+    if code == "bid_too_low":
+        return _("Bid more than the current bid of %(current)s.") % {
+            "current": params.get("current", "")
+        }
+    if code == "already_passed":
+        return _("You passed: you cannot bid again on this deal.")
+    if code == "not_a_combination":
+        return _(
+            "Those cards form no play: a single, pair, trio (with a kicker), chain, "
+            "pair chain, airplane, four with two, bomb or the rocket."
+        )
+    if code == "wrong_kind":
+        return _("Follow the %(kind)s with a %(kind)s, a bomb or the rocket.") % {"kind": kind}
+    if code == "wrong_count":
+        return _("Follow with as many cards as on the table: %(count)s.") % {
+            "count": params.get("count", "")
+        }
+    if code == "does_not_beat":
+        return _("That does not beat the %(kind)s on the table.") % {"kind": kind}
+    if code == "pass_on_lead":
+        return _("You lead: play something – you cannot pass.")
+    return None

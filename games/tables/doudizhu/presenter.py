@@ -1,0 +1,321 @@
+"""Dou Dizhu: one seat's observation -> the board (bidding, the kitty, playing, the
+settlement).
+
+Everything here reads one seat's observation (or the public view): the hand is the seat's
+own, other seats are counts, and the kitty is three backs until the observation names it
+(once the landlord is known). Nothing here tries a move: the playable cards and the
+readings of an ambiguous selection come from the observation's legal actions, and only the
+selections that read more than one way are sent (a 20-card lead has hundreds of plays).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.tables.base import TableSummary
+from games.tables.common import LEVEL_CHOICES, Card, result_rows
+from games.tables.doudizhu.messages import combo_label
+
+# The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
+POSITIONS = ("bottom", "right", "left")
+ORDER = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "BJ", "RJ")
+DECK_COUNTS = dict.fromkeys(ORDER[:13], 4) | {"BJ": 1, "RJ": 1}
+
+
+@dataclass
+class HandCard(Card):
+    new: bool = False  # from the kitty, just taken up
+
+
+@dataclass
+class Play:
+    seat: int
+    name: str
+    cards: list[Card] = field(default_factory=list)
+    label: str = ""
+    passed: bool = False
+
+
+def rank_of(card: str) -> str:
+    return card if card in ("BJ", "RJ") else card[0]
+
+
+def signature(cards) -> str:
+    """A selection up to suit: its ranks in order (the script writes the same)."""
+    return "".join(sorted((rank_of(c) for c in cards), key=ORDER.index))
+
+
+def play_of(entry: dict, names: dict) -> Play:
+    name = names[entry["seat"]]["name"]
+    if entry.get("cards") is None:
+        return Play(entry["seat"], name, passed=True)
+    return Play(entry["seat"], name, [Card(c) for c in entry["cards"]], combo_label(entry["combo"]))
+
+
+def current_round(plays: list[dict]) -> list[dict]:
+    """The plays and passes since the last lead: a round closes after two passes in a row."""
+    start = 0
+    passes = 0
+    for i, entry in enumerate(plays):
+        if entry.get("cards") is None:
+            passes += 1
+            if passes == 2:
+                start = i + 1
+                passes = 0
+        else:
+            passes = 0
+    return plays[start:]
+
+
+def readings_by_selection(legal: list[dict]) -> dict[str, list[dict]]:
+    """The selections that read more than one way as a legal play now, with their readings
+    (for the chips above the hand); a selection with one reading or none is left out."""
+    by_sig: dict[str, list[dict]] = {}
+    for action in legal:
+        if action["type"] == "play":
+            by_sig.setdefault(signature(action["cards"]), []).append(action["combo"])
+    return {
+        sig: [{"combo": c, "label": combo_label(c)} for c in combos]
+        for sig, combos in by_sig.items()
+        if len(combos) > 1
+    }
+
+
+def _public_unseen(view: dict) -> dict[str, int]:
+    """For a watcher: the cards not yet played or shown."""
+    counts = dict(DECK_COUNTS)
+    shown = list(view.get("kitty") or [])
+    for entry in view.get("plays") or []:
+        shown += entry.get("cards") or []
+    for c in shown:
+        counts[rank_of(c)] -= 1
+    return counts
+
+
+def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
+    """The Dou Dizhu board for one viewer (``seat`` None: a spectator at seat 0)."""
+    viewer = 0 if seat is None else seat
+    names = table.names()
+    over = bool(view.get("hand_over"))
+    bidding = view["phase"] == "bidding"
+    turn = view.get("to_move")
+    turn = turn[0] if turn else None
+    landlord = view.get("landlord")
+    plays = view.get("plays") or []
+    round_plays = current_round(plays)
+    table_play = view.get("table")
+    result = view.get("result") if over else None
+    winner = None
+    if result:
+        winner = next((s for s, row in enumerate(result["breakdown"]) if row.get("went_out")), None)
+
+    latest: dict[int, Play] = {}
+    for entry in round_plays:
+        latest[entry["seat"]] = play_of(entry, names)
+    if table_play and not over:
+        latest.pop(table_play["seat"], None)
+
+    bids_by_seat: dict[int, list[int]] = {}
+    for b in view.get("bids") or []:
+        bids_by_seat.setdefault(b["seat"], []).append(b["value"])
+
+    seats = []
+    for s in range(3):
+        count = view["card_counts"][s]
+        seats.append(
+            {
+                "index": s,
+                "position": POSITIONS[(s - viewer) % 3],
+                "name": names[s]["name"],
+                "is_bot": names[s]["is_bot"],
+                "level": names[s]["level"],
+                "is_viewer": s == seat,
+                "count": count,
+                "alert": count in (1, 2) and not bidding and not over,
+                "total": view["totals"][s],
+                "dealer": view.get("dealer") == s,
+                "landlord": landlord == s,
+                "peasant": landlord is not None and landlord != s,
+                "to_move": not over and turn == s,
+                "bids": bids_by_seat.get(s, []) if bidding else [],
+                "latest": latest.get(s) if not bidding else None,
+                "winner": over and winner == s,
+            }
+        )
+
+    my_turn = seat is not None and not over and turn == seat
+    legal = (view.get("legal_actions") or []) if my_turn else []
+    leading = bool(view.get("leading"))
+    following = my_turn and not bidding and not leading
+    plays_legal = [a for a in legal if a["type"] == "play"]
+    can_play = bool(plays_legal)
+    playable = {rank_of(c) for a in plays_legal for c in a["cards"]}
+    kitty = view.get("kitty")
+    fresh_kitty = landlord is not None and not plays and not over
+    new_cards = set(kitty or []) if fresh_kitty and seat == landlord else set()
+    hand = [
+        HandCard(
+            c,
+            playable=not bidding and rank_of(c) in playable,
+            selected=c in selected,
+            new=c in new_cards,
+        )
+        for c in view.get("hand") or []
+    ]
+    bid_options = [a["value"] for a in legal if a["type"] == "bid" and a["value"]]
+    unseen = view.get("unseen") or _public_unseen(view)
+    multiplier = view.get("multiplier") or {}
+    on_table = play_of(table_play, names) if table_play else None
+    if over:
+        last = [e for e in plays if e.get("cards")]
+        on_table = play_of(last[-1], names) if last else None
+    if bidding:
+        phase = "bidding"
+    elif over:
+        phase = "over"
+    else:
+        phase = "lead" if leading else "follow"
+    return {
+        "view": view,
+        "viewer": seat,
+        "spectator": seat is None,
+        "phase": phase,
+        "bidding": bidding,
+        "seats": seats,
+        "opponents": [s for s in seats if s["position"] != "bottom"],
+        "me": next(s for s in seats if s["position"] == "bottom"),
+        "on_table": on_table,
+        "hand": hand,
+        "hand_wraps": len(hand) > 10,
+        "my_turn": my_turn,
+        "bidding_turn": my_turn and bidding,
+        "bid_options": bid_options,
+        "following": following,
+        "leading": my_turn and leading and not bidding,
+        "can_play": can_play,
+        "readings_json": json.dumps(
+            readings_by_selection(plays_legal) if my_turn else {}, separators=(",", ":")
+        ),
+        "kitty": [Card(c) for c in kitty] if kitty is not None else None,
+        "kitty_fresh": fresh_kitty,
+        "landlord_name": names[landlord]["name"] if landlord is not None else "",
+        "bid": view.get("bid") or 0,
+        "bombs": multiplier.get("bombs", 0),
+        "stake": multiplier.get("stake", 0),
+        "unseen": [
+            {
+                "rank": "★" if r == "RJ" else ("☆" if r == "BJ" else ("10" if r == "T" else r)),
+                "code": r,
+                "count": unseen.get(r, 0),
+            }
+            for r in ORDER
+        ],
+        # shown until the first card is played, so a quick bidding does not hide it
+        "thrown_in": bool(view.get("last_deal_thrown_in")) and not plays and not over,
+        "redeals": view.get("redeals", 0),
+        "hand_number": view.get("hand_number", 1),
+        "hands_in_match": view.get("hands_in_match", 1),
+        "status": _status(view, seat, names, my_turn, bidding, leading, can_play, winner),
+        "announce": _announcement(view, names),
+        "result": _result(view, names, seat, winner, table) if result else None,
+        "match_over": not table.is_active,
+        "resigned": table.resigned,
+        "version": view["version"],
+        "table": table,
+        "level_choices": LEVEL_CHOICES,
+        "bots_moving": not over
+        and turn is not None
+        and turn != seat
+        and names.get(turn, {}).get("is_bot", False),
+    }
+
+
+def _status(view, seat, names, my_turn, bidding, leading, can_play, winner) -> str:
+    if view.get("hand_over"):
+        if winner is None:
+            return ""
+        if winner == seat:
+            return _("You are out of cards: the hand is over.")
+        return _("%(name)s is out of cards: the hand is over.") % {"name": names[winner]["name"]}
+    turn = (view.get("to_move") or [None])[0]
+    if bidding:
+        if my_turn:
+            if view.get("bid"):
+                return _("Your bid: more than %(bid)s, or pass.") % {"bid": view["bid"]}
+            return _("Your bid: 1, 2 or 3 points, or pass.")
+        return _("%(name)s is bidding…") % {"name": names[turn]["name"]}
+    if my_turn:
+        if leading:
+            return _("Your lead: play any combination.")
+        text = _("To beat: %(play)s.") % {"play": combo_label(view["table"]["combo"])}
+        if not can_play:
+            text += " " + _("Nothing in your hand beats it: pass.")
+        return text
+    if turn is not None:
+        return _("%(name)s is playing…") % {"name": names[turn]["name"]}
+    return ""
+
+
+def _announcement(view, names) -> str:
+    """One sentence for the screen reader's live region: the latest move."""
+    plays = view.get("plays") or []
+    if plays:
+        entry = plays[-1]
+        name = names[entry["seat"]]["name"]
+        if entry.get("cards") is None:
+            return _("%(name)s passed.") % {"name": name}
+        return _("%(name)s played %(play)s.") % {"name": name, "play": combo_label(entry["combo"])}
+    if view.get("landlord") is not None:
+        return _("%(name)s is the landlord.") % {"name": names[view["landlord"]]["name"]}
+    bids = view.get("bids") or []
+    if bids:
+        b = bids[-1]
+        name = names[b["seat"]]["name"]
+        if b["value"]:
+            return _("%(name)s bid %(value)s.") % {"name": name, "value": b["value"]}
+        return _("%(name)s passed the bid.") % {"name": name}
+    return ""
+
+
+def _result(view, names, seat, winner, table) -> dict:
+    result = view["result"]
+    rows = result_rows(view, names, seat)
+    first = result["breakdown"][0]
+    mine = result["breakdown"][seat] if seat is not None else None
+    landlord_won = result["breakdown"][view["landlord"]]["won"]
+    ranking = sorted(
+        (
+            {"name": names[s]["name"], "total": t, "is_viewer": s == seat}
+            for s, t in enumerate(view["totals"])
+        ),
+        key=lambda r: -r["total"],
+    )
+    top = max(view["totals"])
+    return {
+        "rows": rows,
+        "sum": sum(result["scores"]),
+        "winner": names[winner]["name"] if winner is not None else "",
+        "landlord_won": landlord_won,
+        "won": bool(mine and mine["won"]),
+        "bid": first["bid"],
+        "bombs": first["bombs"],
+        "bomb_factor": first["bomb_factor"],
+        "spring": first["spring"],
+        "anti_spring": first["anti_spring"],
+        "stake": first["stake"],
+        "ranking": ranking,
+        "match_won": seat is not None
+        and view["totals"][seat] == top
+        and view["totals"].count(top) == 1,
+        "bombs_text": ngettext("%(n)d bomb or rocket", "%(n)d bombs or rockets", first["bombs"])
+        % {"n": first["bombs"]},
+    }
+
+
+def trick_closed(before: dict, after: dict) -> bool:
+    """Two passes in a row: the round closed (the last seat to play leads again)."""
+    return bool(before.get("table")) and not after.get("table")

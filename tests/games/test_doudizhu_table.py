@@ -1,0 +1,278 @@
+"""The Dou Dizhu table on the machinery: the setup page, bidding, the kitty, play through
+frames, refusals in both languages, Hint, the settlement and the replay."""
+
+import random
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games import services, views_live
+from games.engine import get_game
+from games.tables.doudizhu import frames
+from games.tables.doudizhu import presenter as present
+
+pytestmark = pytest.mark.django_db
+GAME = get_game("doudizhu")
+CARD = re.compile(r'data-card="(\w\w)"')
+
+
+@pytest.fixture
+def user(db):
+    return get_user_model().objects.create_user("mei", password="Kartenspiel-2026")
+
+
+def state_of(table):
+    table.refresh_from_db()
+    return GAME.from_json(table.state)
+
+
+def send(table, user, data, lang="en"):
+    table.refresh_from_db()
+    html, _v = views_live.handle(
+        str(table.code), user, lang, {**data, "version": str(table.version)}
+    )
+    return html
+
+
+def check_kitty(html, state):
+    """Before the landlord is known no frame shows a kitty card (nor another seat's card)."""
+    shown = set(CARD.findall(html))
+    if state.landlord is None:
+        assert not shown & set(state.kitty), "the kitty is shown before the landlord is known"
+    others = {c for s, h in enumerate(state.hands) if s != 0 for c in h}
+    played = {c for _s, cards, _m in state.plays for c in cards or []}
+    if state.landlord is not None:
+        played |= set(state.kitty)  # shown to everyone once the landlord is known
+    assert not shown & (others - played), "another seat's card is shown"
+
+
+def landlord_table(user, tries=30):
+    """A table where seat 0 wins the bidding with a 3 (bots bid first on hand 1)."""
+    for _ in range(tries):
+        table = services.create_table(user, "doudizhu", "easy")
+        services.run_bots(table.code)
+        state = state_of(table)
+        if state.phase == "bidding" and state.turn == 0 and state.bid < 3:
+            send(table, user, {"action": "bid", "value": "3"})
+            if state_of(table).landlord == 0:
+                return table
+    pytest.skip("no deal where seat 0 could bid 3")
+
+
+def test_setup_page_offers_match_length_and_difficulty(client):
+    html = client.get(reverse("games:play_now", kwargs={"game": "doudizhu"})).content.decode()
+    for n in (1, 3, 5, 10):
+        assert f'data-testid="hands-{n}"' in html
+    assert 'value="5" checked' in html
+    assert 'data-testid="level-hard"' in html
+    assert "table-rules" in html
+
+
+def test_setup_start_creates_a_table_with_the_chosen_length(client):
+    response = client.post(
+        reverse("games:play_now", kwargs={"game": "doudizhu"}), {"hands": "3", "level": "hard"}
+    )
+    assert response.status_code in (200, 302)
+    from games.models import Table
+
+    table = Table.objects.get(game="doudizhu")
+    assert table.options == {"hands": 3} and table.level == "hard"
+
+
+def test_a_whole_hand_through_frames(user):
+    rng = random.Random(4)
+    for _ in range(10):
+        # the bots bid first: a deal where one of them bids 3 at once never asks seat 0
+        table = services.create_table(user, "doudizhu", "easy", {"hands": 1})
+        services.run_bots(table.code)
+        if state_of(table).phase == "bidding":
+            break
+    saw_bids = saw_kitty_back = saw_landlord = False
+    for _ in range(300):
+        services.run_bots(table.code)
+        state = state_of(table)
+        if GAME.hand_over(state):
+            break
+        legal = GAME.legal_actions(state, 0)
+        html, _v = views_live.snapshot(str(table.code), user, "en")
+        check_kitty(html, state)
+        if state.phase == "bidding":
+            saw_bids = True
+            offered = set(re.findall(r'data-testid="bid-(\d)"', html))
+            assert offered == {str(a["value"]) for a in legal}
+            assert 'class="back"' in html.split('data-testid="kitty"')[1][:600]
+            saw_kitty_back = True
+        else:
+            saw_landlord = True
+            assert 'data-testid="landlord-badge"' in html
+            assert set(state.kitty) <= set(CARD.findall(html))
+            assert 'data-testid="bid-' not in html
+            if state.table is None:
+                assert 'data-testid="pass"' not in html
+            else:
+                assert 'data-testid="pass"' in html
+                if not any(a["type"] == "play" for a in legal):
+                    assert "No higher play – pass" in html
+        choice = rng.choice(legal)
+        if choice["type"] == "play" and rng.random() < 0.7:
+            # plays prefer few cards, so the hand ends
+            choice = min((a for a in legal if a["type"] == "play"), key=lambda a: len(a["cards"]))
+        reply = send(table, user, frames.frame(choice))
+        check_kitty(reply, state_of(table))
+        assert "toast__msg" not in reply
+    state = state_of(table)
+    assert GAME.hand_over(state) and saw_bids and saw_kitty_back and saw_landlord
+    html, _v = views_live.snapshot(str(table.code), user, "en")
+    assert 'data-testid="settlement"' in html and 'data-testid="sum"' in html
+    assert 'data-testid="ranking"' in html  # a one-hand match is over
+    assert sum(state.result["scores"]) == 0
+
+
+def test_the_frame_ships_only_ambiguous_readings(user):
+    table = landlord_table(user)
+    html, _v = views_live.snapshot(str(table.code), user, "en")
+    data = re.search(r'class="readings-data">(.*?)</script>', html).group(1)
+    legal = GAME.legal_actions(state_of(table), 0)
+    assert len(data) < 200 * len(legal) // 10 + 2000
+    for sig, readings in __import__("json").loads(data).items():
+        assert len(readings) > 1 and sig == present.signature(sig_cards(sig, legal))
+
+
+def sig_cards(sig, legal):
+    for a in legal:
+        if a["type"] == "play" and present.signature(a["cards"]) == sig:
+            return a["cards"]
+    raise AssertionError(sig)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("form no play", "cannot pass", "A bid is 1, 2 or 3")),
+        ("de", ("keine Kombination", "passen geht nicht", "Ein Gebot ist 1, 2 oder 3")),
+    ],
+)
+def test_refusals_are_translated_and_change_nothing(user, lang, words):
+    table = landlord_table(user)
+    state = state_of(table)
+    hand = list(state.hands[0])
+    # two cards of different ranks, no jokers: no combination
+    first = hand[0]
+    other = next(
+        c for c in hand if c[0] != first[0] and c not in ("BJ", "RJ") and first not in ("BJ", "RJ")
+    )
+    before = (table.version, table.state)
+    reply = send(table, user, {"action": "play", "cards": [first, other]}, lang)
+    assert words[0] in reply
+    reply = send(table, user, {"action": "pass"}, lang)
+    assert words[1] in reply
+    state_of(table)
+    assert (table.version, table.state) == before
+    # a bid out of the bidding phase names that; an impossible bid value elsewhere
+    fresh = services.create_table(user, "doudizhu", "easy")
+    services.run_bots(fresh.code)
+    if state_of(fresh).phase == "bidding":
+        reply = send(fresh, user, {"action": "bid", "value": "7"}, lang)
+        assert words[2] in reply
+
+
+def test_hint_selects_and_never_plays(user):
+    table = landlord_table(user)
+    before = (table.version, table.state)
+    html = send(table, user, {"action": "hint"})
+    table.refresh_from_db()
+    assert (table.version, table.state) == before
+    selected = re.findall(r'class="hand__card[^"]*is-selected[^"]*"\s+data-card="(\w\w)"', html)
+    assert selected, "the hint selects cards"
+    assert 'data-hint="play"' in html
+
+
+def test_hint_while_bidding_marks_a_bid(user):
+    table = services.create_table(user, "doudizhu", "easy")
+    services.run_bots(table.code)
+    if state_of(table).phase != "bidding":
+        pytest.skip("the bots ended the bidding")
+    before = table.version
+    html = send(table, user, {"action": "hint"})
+    table.refresh_from_db()
+    assert table.version == before and "is-suggested" in html
+
+
+def test_the_kitty_is_marked_in_the_landlords_hand_until_the_first_play(user):
+    table = landlord_table(user)
+    state = state_of(table)
+    html, _v = views_live.snapshot(str(table.code), user, "en")
+    new = set(re.findall(r'class="hand__card[^"]*is-new[^"]*"\s+data-card="(\w\w)"', html))
+    assert new == set(state.kitty)
+
+
+def test_the_replay_shows_the_bidding_kitty_and_every_play(user):
+    table = services.create_table(user, "doudizhu", "easy", {"hands": 3})
+    rng = random.Random(2)
+    for _ in range(300):
+        services.run_bots(table.code)
+        state = state_of(table)
+        if GAME.hand_over(state):
+            break
+        legal = GAME.legal_actions(state, 0)
+        plays = [a for a in legal if a["type"] == "play"]
+        choice = max(plays, key=lambda a: len(a["cards"])) if plays else rng.choice(legal)
+        send(table, user, frames.frame(choice))
+    client = Client()
+    client.force_login(user)
+    html = client.get(reverse("games:replay", kwargs={"code": table.code, "number": 1}))
+    html = html.content.decode()
+    assert 'data-testid="replay-kitty"' in html and 'data-testid="replay-bids"' in html
+    for _s, cards, _m in state.plays:
+        assert set(cards or []) <= set(CARD.findall(html))
+    # the next hand starts through the frame
+    reply = send(table, user, {"action": "next"})
+    assert state_of(table).hand_number == 2 and "toast__msg" not in reply
+
+
+def test_the_lobby_offers_the_game(client):
+    html = client.get(reverse("lobby")).content.decode()
+    assert 'data-testid="play-doudizhu"' in html
+
+
+def test_load_move_bids_passes_and_leads():
+    from games.bench.doudizhu import load_move
+
+    bidding = '<div id="board" class="ddz-board seats-3 phase-bidding is-my-turn" data-version="3" data-phase="bidding">'
+    assert load_move(bidding + 'data-testid="bid-1"', random.Random(1))["action"] == "bid"
+    follow = '<div id="board" class="ddz-board seats-3 phase-follow is-my-turn is-following" data-version="3" data-phase="follow">'
+    assert load_move(follow, random.Random(1)) == {"action": "pass"}
+    lead = (
+        '<div id="board" class="ddz-board seats-3 phase-lead is-my-turn" data-version="3" data-phase="lead">'
+        '<button type="button" class="hand__card is-playable" data-card="7H">'
+    )
+    assert load_move(lead, random.Random(1)) == {"action": "play", "cards": ["7H"]}
+    assert load_move('<div id="board" class="ddz-board">', random.Random(1)) is None
+
+
+def test_all_pass_throws_the_deal_in_and_says_so(user, settings):
+    settings.GAME_PACING = True  # the bots' bids stay due: the new deal is still bidding
+    table = services.create_table(user, "doudizhu", "easy")
+    state = GAME.to_json(GAME.new_match(seed=int(table.seed)))
+    state.update(bids=[[1, 0], [2, 0]], turn=0)
+    table.state = state
+    table.save()
+    reply = send(table, user, {"action": "bid", "value": "0"})
+    after = state_of(table)
+    assert after.redeals == 1 and after.phase == "bidding"
+    assert 'data-testid="thrown-in"' in reply and "thrown in, new deal" in reply
+    check_kitty(reply, after)
+    html = send(table, user, {"action": "bid", "value": "0"}, "de")  # not its turn now
+    assert "eingeworfen" in html
+
+
+def test_the_settings_page_replaces_the_match(user):
+    table = services.create_table(user, "doudizhu", "easy", {"hands": 10})
+    client = Client()
+    client.force_login(user)
+    url = reverse("games:play_now", kwargs={"game": "doudizhu"})
+    html = client.get(url + f"?replaces={table.code}").content.decode()
+    assert f'value="{table.code}"' in html and 'value="10" checked' in html
