@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -31,6 +32,8 @@ class TableGame:
     labels: Labels
     # The plug-in's table modules by name (HOOKS); empty while the game has no table.
     hooks: dict[str, ModuleType]
+    # Draws the game's worked examples on its rule page (``examples.example``), if it has any.
+    example: Callable | None = None
 
     @property
     def name(self) -> str:
@@ -110,7 +113,10 @@ def _load(name: str) -> TableGame:
                 if not callable(getattr(module, hook, None)):
                     raise ImproperlyConfigured(f"{package}.{module_name} must define {hook}()")
             hooks[module_name] = module
-    return TableGame(get_game(name).info, labels, hooks)
+    example = None
+    if importlib.util.find_spec(f"{package}.examples") is not None:
+        example = importlib.import_module(f"{package}.examples").example
+    return TableGame(get_game(name).info, labels, hooks, example)
 
 
 @cache

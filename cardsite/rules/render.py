@@ -28,8 +28,8 @@ import nh3
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from games.registry import table_game
 from games.tables.common import card_name
 
 CARD_RE = re.compile(r"\[([2-9TJQKA][SHDC]|BJ|RJ)\]")
@@ -219,91 +219,13 @@ def signed(value: int) -> str:
 def example_html(game: str, attr_text: str, text: str) -> SafeString:
     attrs = dict(ATTR_RE.findall(attr_text))
     caption = render_inline(" ".join(text.split())) if text.strip() else ""
-    if game == "gongzhu":
-        taken = _cards(attrs.get("taken", ""), "taken")
-        exposed = _cards(attrs.get("exposed", ""), "exposed")
-        score = _int(attrs, "score")
-        data = {"taken": " ".join(taken), "exposed": " ".join(exposed), "score": score}
-        rows = [(_("Taken"), cards_html(taken))]
-        if exposed:
-            rows.append((_("Exposed"), cards_html(exposed)))
-        body = _rows(rows)
-        result = format_html("{} <strong>{}</strong>", _("Hand score:"), signed(score))
-    elif game == "gandengyan":
-        hands = [_cards(h, "hands") for h in attrs.get("hands", "").split("|")]
-        played = [_yes(p) for p in attrs.get("played", "").split()]
-        scores = [int(s) for s in attrs.get("scores", "").split()]
-        winner, bombs = _int(attrs, "winner"), _int(attrs, "bombs")
-        if not (len(hands) == len(played) == len(scores)) or not 0 <= winner < len(hands):
-            raise ValueError(_("The example needs hands, played and scores for every seat."))
-        data = {
-            "winner": winner,
-            "bombs": bombs,
-            "hands": "|".join(" ".join(h) for h in hands),
-            "played": " ".join("1" if p else "0" for p in played),
-            "scores": " ".join(str(s) for s in scores),
-        }
-        body = format_html(
-            '<p class="example__meta">{}</p><table class="example__seats"><thead><tr>'
-            "<th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
-            ngettext("%(n)d bomb played this round", "%(n)d bombs played this round", bombs)
-            % {"n": bombs}
-            if bombs
-            else _("No bomb played this round"),
-            _("Seat"),
-            _("Cards left"),
-            _("Score"),
-            format_html_join(
-                "",
-                '<tr{}><th scope="row">{}</th><td>{}</td><td class="num">{}</td></tr>',
-                (
-                    (
-                        mark_safe(' class="is-winner"') if seat == winner else "",
-                        _seat_label(seat, winner, played[seat]),
-                        cards_html(hand) if hand else "–",
-                        signed(score),
-                    )
-                    for seat, (hand, score) in enumerate(zip(hands, scores, strict=True))
-                ),
-            ),
-        )
-        result = ""
-    elif game == "doudizhu":
-        groups = [_cards(g, "bombs") for g in attrs.get("cards", "").split("|") if g.strip()]
-        bid, bombs, stake = _int(attrs, "bid"), _int(attrs, "bombs"), _int(attrs, "stake")
-        spring, anti = _yes(attrs.get("spring", "")), _yes(attrs.get("anti-spring", ""))
-        data = {
-            "bid": bid,
-            "bombs": bombs,
-            "spring": int(spring),
-            "anti-spring": int(anti),
-            "stake": stake,
-            "cards": "|".join(" ".join(g) for g in groups),
-        }
-        chips = [_("Bid %(bid)d") % {"bid": bid}]
-        chips.append(
-            ngettext("%(n)d bomb", "%(n)d bombs", bombs) % {"n": bombs} if bombs else _("no bomb")
-        )
-        if spring:
-            chips.append(_("spring"))
-        if anti:
-            chips.append(_("anti-spring"))
-        body = format_html(
-            '<p class="example__meta">{}</p>{}',
-            " · ".join(chips),
-            format_html(
-                '<p class="example__groups">{}</p>',
-                format_html_join(
-                    "", '<span class="example__group">{}</span>', ((cards_html(g),) for g in groups)
-                ),
-            )
-            if groups
-            else "",
-        )
-        result = format_html("{} <strong>{}</strong>", _("Stake per peasant:"), stake)
-    else:
+    try:
+        example = table_game(game).example
+    except KeyError:
+        example = None
+    if example is None:
         raise ValueError(_("Unknown game in example: %(game)s") % {"game": game})
-
+    data, body, result = example(attrs, KIT)
     return format_html(
         '<figure class="example" data-game="{}" {}><div class="example__label">{}</div>'
         "{}<figcaption>{}</figcaption>{}</figure>",
@@ -314,6 +236,22 @@ def example_html(game: str, attr_text: str, text: str) -> SafeString:
         caption,
         format_html('<p class="example__result">{}</p>', result) if result else "",
     )
+
+
+class ExampleKit:
+    """What a game's worked examples are drawn with (``games/tables/<game>/examples.py``):
+    checked attributes and the rule pages' own card chips."""
+
+    cards = staticmethod(lambda value, what: _cards(value, what))
+    integer = staticmethod(lambda attrs, key: _int(attrs, key))
+    yes = staticmethod(lambda value: _yes(value))
+    signed = staticmethod(lambda value: signed(value))
+    cards_html = staticmethod(lambda codes: cards_html(codes))
+    rows = staticmethod(lambda rows: _rows(rows))
+    seat_label = staticmethod(lambda seat, winner, played: _seat_label(seat, winner, played))
+
+
+KIT = ExampleKit()
 
 
 def _rows(rows) -> SafeString:
