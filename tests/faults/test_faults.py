@@ -123,6 +123,8 @@ def test_redis_restarted_in_mid_hand_no_socket_drops_and_the_hand_goes_on(
     before = version(page)
     page.get_by_test_id("next-hand").click()
     expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    # The bots play on until the player is to decide: only then does the version stand still.
+    page.wait_for_selector("#board.is-my-turn, #exposure-form", timeout=20000)
     for p in (watcher, *late):
         expect(p.locator("#board")).to_have_attribute("data-version", str(version(page)))
 
