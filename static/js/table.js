@@ -121,7 +121,14 @@
     if (focus) focus.focus({ preventScroll: true });
   }
 
-  document.addEventListener("htmx:wsAfterMessage", afterBoard);
+  // A board the socket sent is marked: the page's own first board can be overtaken by the
+  // connect snapshot a moment later (which also clears the toast), so whoever acts on the
+  // table first (the browser tests) waits for a board marked synced.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var b = board();
+    if (b) b.dataset.synced = "1";
+    afterBoard();
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     try { if (localStorage.getItem("fourColour") === "1") document.body.classList.add("four-colour"); } catch (e) { /* ignore */ }

@@ -35,7 +35,8 @@ def start(page, site_url, lang="en", hands="3"):
 
 def wait_for_turn(page):
     page.wait_for_selector(
-        "#board.is-my-turn [data-testid=play], #board.is-my-turn [data-testid=bids],"
+        "#board[data-synced].is-my-turn [data-testid=play],"
+        " #board[data-synced].is-my-turn [data-testid=bids],"
         " [data-testid=settlement]",
         state="visible",
         timeout=60000,

@@ -67,7 +67,8 @@ def select(page, cards):
 
 def wait_for_turn_or_settlement(page):
     page.wait_for_selector(
-        "#board.is-my-turn [data-testid=play], [data-testid=settlement]", state="visible"
+        "#board[data-synced].is-my-turn [data-testid=play], [data-testid=settlement]",
+        state="visible",
     )
 
 

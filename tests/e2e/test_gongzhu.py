@@ -27,7 +27,7 @@ def board_state(page):
 
 def wait_for_turn_or_summary(page):
     page.wait_for_selector(
-        "#board.is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
+        "#board[data-synced].is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
         state="visible",
     )
 
