@@ -160,3 +160,21 @@ def test_the_end_of_a_match(page, phone_page, site_url, site_shell, artifacts_di
         p.get_by_role("button", name="Play again").click()
         expect(p).not_to_have_url(re.compile(code))
         expect(p.locator("#board")).to_be_visible()
+
+
+def test_a_disabled_play_button_looks_disabled(page, site_url):
+    page.goto(f"{site_url}/en/")
+    page.get_by_test_id("play-gongzhu").click()
+    for _ in range(3):
+        wait_for_turn_or_summary(page)
+        if not page.locator("#exposure-form").is_visible():
+            break
+        page.get_by_test_id("expose-none").click()
+        expect(page.locator("#exposure-form")).to_have_count(0)
+    play = page.get_by_test_id("play")
+    expect(play).to_be_disabled()
+    assert play.evaluate("e => parseFloat(getComputedStyle(e).opacity)") < 0.6
+    card = page.locator(".hand__card.is-playable").first
+    card.click(position=EDGE)
+    expect(play).to_be_enabled()
+    assert play.evaluate("e => parseFloat(getComputedStyle(e).opacity)") == 1

@@ -14,6 +14,7 @@ def context(table: TableSummary, hand, steps, names) -> dict:
         exposures = [
             {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
             for s, cards in enumerate(final.get("exposed") or [])
+            if cards
         ]
     else:
         plays = [
@@ -28,6 +29,8 @@ def context(table: TableSummary, hand, steps, names) -> dict:
         exposures = []
     return {
         "exposures": exposures,
+        # From the record alone the exposures are unknown: say nothing rather than "none".
+        "exposures_known": steps is not None,
         "tricks": [
             {
                 "number": i + 1,
