@@ -81,8 +81,8 @@ def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
     try:
         return table_game(game or services.game_of(code)).action_from_frame(data)
     except RecursionError:
-        # A field a game reads as JSON text (Gan Deng Yan's reading) nested deeper than the
-        # parser goes: the frame's own size cap still lets that through.
+        # A reading sent as JSON text (``frame_combo``) nested deeper than the parser goes:
+        # the frame's own size cap still lets that through.
         return None
 
 

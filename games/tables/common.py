@@ -6,7 +6,8 @@ in the viewer's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -80,6 +81,24 @@ class Card:
         return card_name(self.code)
 
 
+@dataclass
+class HandCard(Card):
+    """A card of the viewer's hand; ``new`` marks one just taken up (drawn, the kitty)."""
+
+    new: bool = False
+
+
+@dataclass
+class Play:
+    """One seat's move in a round: the cards and their reading in words, or a pass."""
+
+    seat: int
+    name: str
+    cards: list = field(default_factory=list)
+    label: str = ""
+    passed: bool = False
+
+
 def frame_cards(value) -> list:
     """Card codes from a browser frame: one value or a list (htmx sends a lone checkbox as a
     string)."""
@@ -88,6 +107,26 @@ def frame_cards(value) -> list:
     if isinstance(value, list):
         return value
     return [value]  # anything else reaches the engine, which refuses it as malformed
+
+
+def frame_combo(value):
+    """The reading a frame chose for its cards (the chips send it as JSON text), or None.
+
+    Text that is not JSON becomes a value the engine refuses as malformed; JSON nested deeper
+    than the parser goes raises RecursionError, which the live handler refuses as a frame it
+    cannot read.
+    """
+    if isinstance(value, str) and value:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return "?"
+    return value or None
+
+
+def frame_reading(combo: dict) -> str:
+    """``frame_combo``'s inverse: a reading as the chips send it."""
+    return json.dumps(combo, separators=(",", ":"))
 
 
 def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:

@@ -13,7 +13,6 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.utils import translation
@@ -22,8 +21,8 @@ from cardsite.asgi import application
 from games import messages, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
+from tests.games.test_consumers import ORIGIN, _cookie, make_user
 
-ORIGIN = (b"origin", b"http://localhost")
 GAME = get_game("gongzhu")
 ERROR_LOGGERS = ("django", "daphne", "games")
 
@@ -51,17 +50,6 @@ def server_errors(caplog) -> list[str]:
     ]
 
 
-def session_cookie(user) -> tuple[bytes, bytes]:
-    client = Client()
-    client.force_login(user)
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-
-
-@sync_to_async
-def make_user(name):
-    return get_user_model().objects.create_user(name, password="Kartenspiel-2026")
-
-
 @sync_to_async
 def table_at_my_turn(user) -> Table:
     """A Gong Zhu table where seat 0 (``user``) must act: nothing moves until it does."""
@@ -84,7 +72,7 @@ def seat0_legal(table) -> list[dict]:
 
 
 async def open_socket(user, code, lang="en") -> WebsocketCommunicator:
-    cookie = await sync_to_async(session_cookie)(user)
+    cookie = await sync_to_async(_cookie)(user)
     comm = WebsocketCommunicator(
         application, f"/ws/{lang}/tables/{code}/", headers=[ORIGIN, cookie]
     )

@@ -3,9 +3,7 @@ reading when the selection reads more than one way)."""
 
 from __future__ import annotations
 
-import json
-
-from games.tables.common import frame_cards
+from games.tables.common import frame_cards, frame_combo, frame_reading
 
 
 def action(data: dict) -> dict | None:
@@ -23,12 +21,7 @@ def action(data: dict) -> dict | None:
     if kind != "play":
         return None
     move: dict = {"type": "play", "cards": frame_cards(data.get("cards"))}
-    combo = data.get("combo")
-    if isinstance(combo, str) and combo:
-        try:
-            combo = json.loads(combo)
-        except ValueError:
-            combo = "?"
+    combo = frame_combo(data.get("combo"))
     if combo:
         move["combo"] = combo
     return move
@@ -42,5 +35,5 @@ def frame(move: dict) -> dict:
         return {"action": "bid", "value": str(move["value"])}
     data: dict = {"action": "play", "cards": list(move["cards"])}
     if move.get("combo"):
-        data["combo"] = json.dumps(move["combo"], separators=(",", ":"))
+        data["combo"] = frame_reading(move["combo"])
     return data

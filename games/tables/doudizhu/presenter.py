@@ -11,33 +11,18 @@ selections that read more than one way are sent (a 20-card lead has hundreds of 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, result_rows
+from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, result_rows
 from games.tables.doudizhu.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
 POSITIONS = ("bottom", "right", "left")
 ORDER = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "BJ", "RJ")
 DECK_COUNTS = dict.fromkeys(ORDER[:13], 4) | {"BJ": 1, "RJ": 1}
-
-
-@dataclass
-class HandCard(Card):
-    new: bool = False  # from the kitty, just taken up
-
-
-@dataclass
-class Play:
-    seat: int
-    name: str
-    cards: list[Card] = field(default_factory=list)
-    label: str = ""
-    passed: bool = False
 
 
 def rank_of(card: str) -> str:

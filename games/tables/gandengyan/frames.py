@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from games.tables.common import frame_cards
+from games.tables.common import frame_cards, frame_combo, frame_reading
 
 
 def action(data: dict) -> dict | None:
@@ -15,12 +13,7 @@ def action(data: dict) -> dict | None:
     if kind != "play":
         return None
     action: dict = {"type": "play", "cards": frame_cards(data.get("cards"))}
-    combo = data.get("combo")
-    if isinstance(combo, str) and combo:
-        try:
-            combo = json.loads(combo)
-        except ValueError:
-            combo = "?"  # the engine refuses it as malformed
+    combo = frame_combo(data.get("combo"))
     if combo:
         action["combo"] = combo
     return action
@@ -33,5 +26,5 @@ def frame(move: dict) -> dict:
         return {"action": "pass"}
     data: dict = {"action": "play", "cards": list(move["cards"])}
     if move.get("combo"):
-        data["combo"] = json.dumps(move["combo"], separators=(",", ":"))
+        data["combo"] = frame_reading(move["combo"])
     return data

@@ -9,7 +9,7 @@ a draw is "who drew" unless the viewer drew it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
@@ -17,7 +17,7 @@ from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, rank_short, result_rows
+from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, rank_short, result_rows
 from games.tables.gandengyan.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
@@ -39,20 +39,6 @@ class PlayedCard(Card):
         if not self.as_rank:
             return ""
         return _("as %(rank)s") % {"rank": rank_short(self.as_rank)}
-
-
-@dataclass
-class HandCard(Card):
-    new: bool = False  # drawn at the last draw
-
-
-@dataclass
-class Play:
-    seat: int
-    name: str
-    cards: list[PlayedCard] = field(default_factory=list)
-    label: str = ""
-    passed: bool = False
 
 
 def signature(cards) -> str:
