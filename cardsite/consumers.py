@@ -7,6 +7,7 @@ handshake refused before accept makes the htmx ws extension retry forever.
 
 from __future__ import annotations
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import realtime
@@ -32,6 +33,13 @@ class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def receive(self, text_data=None, bytes_data=None):
         # The lobby takes no commands; a ping keeps proxies from timing the socket out.
         await self.send(text_data=self.render("live/_status.html", {"online": True}))
+
+    async def lobby_tables(self, event):
+        # The open tables changed: this socket's list, in its language.
+        from games.views_live import open_tables
+
+        tables = await database_sync_to_async(open_tables)()
+        await self.send(text_data=self.render("games/_open_tables.html", {"open_tables": tables}))
 
     async def lobby_notice(self, event):
         await self.send(text_data=self.render("live/_notice.html", {"kind": event.get("kind", "")}))

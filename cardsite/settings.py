@@ -245,5 +245,11 @@ LOGGING = {
 
 # Games: bots move with pauses a person can follow; tests turn pacing off.
 GAME_PACING = envbool("GAME_PACING", True)
+# Tables for people: a disconnected person's seat is played by Normal after this grace; a
+# socket refreshes its presence every PRESENCE_HEARTBEAT_SECONDS and counts as gone (its
+# process died) once it has been silent for PRESENCE_STALE_SECONDS.
+AWAY_GRACE_SECONDS = envint("AWAY_GRACE_SECONDS", 45)
+PRESENCE_HEARTBEAT_SECONDS = envint("PRESENCE_HEARTBEAT_SECONDS", 20)
+PRESENCE_STALE_SECONDS = envint("PRESENCE_STALE_SECONDS", 60)
 
 CSRF_FAILURE_VIEW = "cardsite.views.csrf_failure"

@@ -9,6 +9,7 @@ def lobby(request):
     from games.models import Table
     from games.registry import table_games
     from games.tables.common import LEVEL_CHOICES
+    from games.views_live import open_tables
 
     running = {}
     if request.user.is_authenticated:
@@ -30,7 +31,11 @@ def lobby(request):
         }
         for g in table_games()
     ]
-    return render(request, "lobby.html", {"games": cards, "levels": LEVEL_CHOICES})
+    return render(
+        request,
+        "lobby.html",
+        {"games": cards, "levels": LEVEL_CHOICES, "open_tables": open_tables()},
+    )
 
 
 def error_404(request, exception=None):

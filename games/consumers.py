@@ -10,10 +10,13 @@ afterwards; when the database is away the viewer is told so and the page reconne
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, realtime, services, views_live
@@ -24,6 +27,9 @@ from games.live import (
     LocalizedConsumerMixin,
 )
 
+log = logging.getLogger(__name__)
+
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 # A real frame (a move, its cards and htmx's headers) is well under 2 KB: a larger one is
 # refused before it is parsed, so a megabyte of text costs a length check, not a parse.
@@ -73,10 +79,19 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             )
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        frame, self.game = opened  # the game, once: each move then saves reading it
+        if opened.frame is None:
+            await self.send(
+                text_data=self.render("games/_toast.html", {"message_code": "no_watching"})
+            )
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.game = opened.game  # the game, once: each move then saves reading it
         self.group = realtime.table_group(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._send_frame(frame)
+        await self._send_frame(opened.frame)
+        if opened.shared:  # a table for people: the others see this socket's person here
+            await database_sync_to_async(services.socket_opened)(self.code, user, self.channel_name)
+            self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
         driver.ensure_started()
         driver.kick(self.code)  # resume a bot move that came due while nobody watched
 
@@ -84,6 +99,17 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.gone = True  # a render still running for this socket must not send any more
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "heartbeat", None) is not None:
+            self.heartbeat.cancel()
+            await database_sync_to_async(services.socket_closed)(self.channel_name)
+
+    async def _heartbeat(self):
+        while True:
+            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(services.heartbeat)(self.channel_name)
+            except Exception:  # noqa: BLE001 - the next beat tries again
+                log.warning("presence heartbeat failed for %s", self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         data = read_frame(text_data)
@@ -93,6 +119,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         await self._send_frame(frame)
 
     async def table_changed(self, event):
+        if event.get("refresh"):
+            self.rendered = min(self.rendered, event.get("version", 0) - 1)  # render it again
         if event.get("version", 0) <= self.rendered:
             return  # this viewer has already seen that version
         if self.rendering:

@@ -31,6 +31,7 @@ from games.bots.task import BotTask, choose
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
+PRESENCE_SWEEP_ROUNDS = 10
 
 
 class Driver:
@@ -159,10 +160,18 @@ class Driver:
         broken.shutdown(wait=False, cancel_futures=True)
 
     async def _sweep(self) -> None:
+        from games import services
+
+        rounds = 0
         while True:
             try:
                 for code in await database_sync_to_async(_due_tables)():
                     self.kick(code)
+                rounds += 1
+                if rounds % PRESENCE_SWEEP_ROUNDS == 0:
+                    # Sockets of a process that died never said goodbye: their people's grace
+                    # starts here instead.
+                    await database_sync_to_async(services.sweep_presence)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001
@@ -171,13 +180,16 @@ class Driver:
 
 
 def _due_tables(limit: int = 100) -> list[str]:
+    """Tables with a bot move or a deadline (a turn timer, a player's grace) due now."""
+    from django.db.models import Q
+
     from games.models import Table
 
     now = timezone.now()
     return [
         str(code)
-        for code in Table.objects.filter(status=Table.Status.ACTIVE, bot_due_at__lte=now)
-        .order_by("bot_due_at")
+        for code in Table.objects.filter(status=Table.Status.ACTIVE)
+        .filter(Q(bot_due_at__lte=now) | Q(timer_due_at__lte=now))
         .values_list("code", flat=True)[:limit]
     ]
 

@@ -63,5 +63,5 @@ def stale_guests(days: int):
         get_user_model()
         .objects.filter(profile__is_guest=True, date_joined__lt=cutoff)
         .filter(Q(last_login__isnull=True) | Q(last_login__lt=cutoff))
-        .exclude(tables__updated_at__gte=cutoff)
+        .exclude(seat__table__updated_at__gte=cutoff)
     )

@@ -25,7 +25,9 @@ def match_row(table: Table, user) -> dict:
     seat = next((s.index for s in table.seats.all() if s.user_id == user.pk), 0)
     hands = [h for h in table.hands.all() if h.ended_at]
     totals = hands[-1].totals if hands else [0] * len(names)
-    if table.status == Table.Status.ACTIVE:
+    if table.status == Table.Status.WAITING:
+        result = _("waiting for players")
+    elif table.status == Table.Status.ACTIVE:
         result = _("running")
     elif table.status == Table.Status.RESIGNED:
         result = _("resigned")
@@ -38,7 +40,7 @@ def match_row(table: Table, user) -> dict:
         "hands": len(hands),
         "total": totals[seat],
         "result": result,
-        "running": table.status == Table.Status.ACTIVE,
+        "running": table.status in (Table.Status.ACTIVE, Table.Status.WAITING),
     }
 
 
@@ -103,7 +105,7 @@ def match_context(table: Table, user) -> dict:
         "names": [names[i]["name"] for i in sorted(names)],
         "hands": hands,
         "chart": chart(table, names),
-        "running": table.status == Table.Status.ACTIVE,
+        "running": table.status in (Table.Status.ACTIVE, Table.Status.WAITING),
         "seed": table.seed if table.status != Table.Status.ACTIVE else None,
         "rounds": table_game(table.game).plays_in_rounds,
     }

@@ -31,6 +31,28 @@ def _shared(code: str) -> str | None:
         "bad_frame": _("That message was not understood."),
         "bad_seats": _("This game cannot be played with that many players."),
         "bad_options": _("Those table settings are not available."),
+        # tables for people
+        "not_started": _(
+            "The match has not started yet: the host starts it once every seat is taken."
+        ),
+        "bad_timer": _("Choose a turn timer of off, 30 seconds, 1 minute or 2 minutes."),
+        "bad_invitation": _(
+            "This invitation is no longer valid: the table has closed or its match is over."
+        ),
+        "bad_short_code": _("No open table has that code. Check the six letters and digits."),
+        "match_started": _("This match has already started: every seat is taken."),
+        "table_full": _("Every seat at this table is taken."),
+        "seat_taken": _("That seat is already taken."),
+        "seats_open": _(
+            "Some seats are still free: wait for your guests, or give the seats to computer players."
+        ),
+        "host_only": _("Only the host can do that."),
+        "left_match": _("You left this match: a computer player plays your seat until it ends."),
+        "others_waiting": _(
+            "Other people are at this table: the computer players keep their pace."
+        ),
+        "too_fast": _("Not so fast: wait a moment before the next reaction."),
+        "bad_reaction": _("That reaction is not one of the table's."),
     }.get(code)
 
 

@@ -22,6 +22,8 @@ class Table(models.Model):
         ACTIVE = "active", _("running")
         FINISHED = "finished", _("finished")
         RESIGNED = "resigned", _("resigned")
+        # A table for people, before its host starts the match: no deal, no seed yet.
+        WAITING = "waiting", _("waiting for players")
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     game = models.CharField(max_length=20, choices=game_choices)
@@ -32,8 +34,14 @@ class Table(models.Model):
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # Who created the table (the host of a shared one). A deleted account leaves the table to
+    # the others who played at it (see ``games.signals``).
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables",
     )
     level = models.CharField(max_length=8, choices=LEVEL_CHOICES, default="normal")
     # When the next bot move is due (null: no bot to move). The bot driver finds due tables
@@ -51,9 +59,33 @@ class Table(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # -- a table for people (``shared``): created with seats for persons, joined by invitation
+    shared = models.BooleanField(default=False)
+    spectators = models.BooleanField(default=False, help_text="Others may watch.")
+    public = models.BooleanField(
+        default=False, help_text="Listed in the lobby while seats are free."
+    )
+    # The turn timer (0: off): a person to move longer than this is played for by Normal.
+    turn_seconds = models.PositiveSmallIntegerField(default=0)
+    # The invitation link's secret and the short code to read out (both unique, shared only).
+    invite = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    short_code = models.CharField(max_length=8, unique=True, null=True, blank=True)
+    # When the current turn's timer runs out, and the earliest of every deadline (the turn
+    # timer, a disconnected player's grace): the bot driver finds due tables here, so a
+    # restart loses no timer.
+    turn_due_at = models.DateTimeField(null=True, blank=True)
+    timer_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # "Play again": the match the same people were invited to after this one.
+    successor = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["owner", "status"])]
+        indexes = [
+            models.Index(fields=["owner", "status"]),
+            models.Index(fields=["public", "status"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.code}"
@@ -62,14 +94,42 @@ class Table(models.Model):
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
+    @property
+    def is_waiting(self) -> bool:
+        return self.status == self.Status.WAITING
+
+
+# The level that plays for a person who is away (auto-play, 托管).
+AUTOPLAY_LEVEL = "normal"
+
 
 class Seat(models.Model):
+    class Kind(models.TextChoices):
+        PERSON = "person", _("a person")
+        BOT = "bot", _("computer player")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PERSON)
+    # The person in the seat (null: open, before the match; a deleted account after it).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     bot_level = models.CharField(max_length=8, choices=LEVEL_CHOICES, blank=True)
+    # A computer player plays for the person: their timer ran out, they were away too long,
+    # or they left the match (``left``: for the rest of it).
+    autoplay = models.BooleanField(default=False)
+    left = models.BooleanField(default=False)
+    # A disconnected person's grace runs out then (and auto-play begins).
+    away_due_at = models.DateTimeField(null=True, blank=True)
+    # "Play again": the seat is kept for this person until they accept or decline.
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["index"]
@@ -80,7 +140,22 @@ class Seat(models.Model):
 
     @property
     def is_bot(self) -> bool:
-        return self.user_id is None
+        """A computer player chosen as such."""
+        return self.kind == self.Kind.BOT
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == self.Kind.PERSON and self.user_id is None
+
+    @property
+    def plays_itself(self) -> bool:
+        """The machinery moves for this seat: a computer player, a person on auto-play, or the
+        seat of an account deleted during the match."""
+        return self.is_bot or self.autoplay or self.left or self.user_id is None
+
+    @property
+    def level_to_play(self) -> str:
+        return self.bot_level if self.is_bot else AUTOPLAY_LEVEL
 
 
 class Hand(models.Model):
@@ -122,3 +197,17 @@ class ActionLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} seat {self.seat}: {self.action}"
+
+
+class Presence(models.Model):
+    """One open socket at a shared table: its seat (null: a spectator) and when it was last
+    heard from. A process that dies leaves its rows behind; they go stale and are swept."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE)
+    channel = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.channel} at {self.table_id} (seat {self.seat})"

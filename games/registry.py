@@ -75,7 +75,17 @@ class TableGame:
     # -- the plug-in's hooks
 
     def present(self, table, view: dict, seat: int | None, selected=()) -> dict:
-        return self.hooks["presenter"].context(table, view, seat, selected)
+        context = self.hooks["presenter"].context(table, view, seat, selected)
+        # What the machinery adds to every board: each seat's person (presence, auto-play),
+        # and no fast-forward while another person waits for the bots' paced moves.
+        people = {s.index: s for s in table.seats}
+        for s in context.get("seats") or ():
+            person = people.get(s.get("index"))
+            if person is not None:
+                s.update(presence=person.presence, autoplay=person.autoplay, left=person.left)
+        if table.others_waiting(seat):
+            context["bots_moving"] = False
+        return context
 
     def action_from_frame(self, data: dict) -> dict | None:
         return self.hooks["frames"].action(data)

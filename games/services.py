@@ -27,7 +27,7 @@ from games import realtime, signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
-from games.models import ActionLog, Hand, Seat, Table
+from games.models import ActionLog, Hand, Presence, Seat, Table
 from games.registry import table_game
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,8 @@ def seat_of(table: Table, user) -> int | None:
 
 
 def load_state(table: Table):
+    if not table.seed:
+        raise Refused("not_started")  # a table for people before its match
     return table_game(table.game).engine.from_json(table.state)
 
 
@@ -140,7 +142,10 @@ def _notify(table: Table) -> None:
 
     def send():
         table._notice_pending = False
-        code, version, due = str(table.code), table.version, table.bot_due_at
+        code, version = str(table.code), table.version
+        due = min(
+            (d for d in (table.bot_due_at, table.timer_due_at) if d is not None), default=None
+        )
         layer = get_channel_layer()
         if layer is not None:
             try:
@@ -166,7 +171,8 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
     """Record when the next bot move is due (or that none is)."""
     game = table_game(table.game).engine
     movers = [] if game.hand_over(state) else game.to_move(state)
-    bots = {s.index for s in table.seats.all() if s.is_bot}
+    bots = {s.index for s in table.seats.all() if s.plays_itself}
+    _set_turn_timer(table, [m for m in movers if m not in bots])
     if any(m in bots for m in movers):
         delay = _bot_delay(table, before_public, game.public_view(state))
         table.bot_due_at = timezone.now() + timedelta(seconds=delay)
@@ -174,6 +180,24 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
         table.bot_due_at = None
         table.hurry = False  # the player is to move (or the hand is over): pacing resumes
     table.bot_claimed_until = None
+    _update_timer_due(table)
+
+
+def _set_turn_timer(table: Table, persons: list[int]) -> None:
+    """Start the turn timer for the persons now to move (none: no timer).
+
+    In a phase where several decide at once, one person's decision does not restart the
+    others' time."""
+    if not table.turn_seconds or not persons or table.status != Table.Status.ACTIVE:
+        table.turn_due_at = None
+    elif len(persons) == 1 or table.turn_due_at is None:
+        table.turn_due_at = timezone.now() + timedelta(seconds=table.turn_seconds)
+
+
+def _update_timer_due(table: Table) -> None:
+    """The earliest deadline the driver must act on: the turn timer or a player's grace."""
+    deadlines = [table.turn_due_at] + [s.away_due_at for s in table.seats.all()]
+    table.timer_due_at = min((d for d in deadlines if d is not None), default=None)
 
 
 def _start_hand(table: Table, state) -> Hand:
@@ -197,11 +221,11 @@ def _start_hand(table: Table, state) -> Hand:
         seats = {s.index: s for s in table.seats.all()}
         for seat in movers:
             legal = game.legal_actions(state, seat)
-            if seats[seat].is_bot or len(legal) == 1:
+            if seats[seat].plays_itself or len(legal) == 1:
                 action = (
                     legal[0]
                     if len(legal) == 1
-                    else _choose(table, seat, seats[seat].bot_level, state)
+                    else _choose(table, seat, seats[seat].level_to_play, state)
                 )
                 state = _log_and_apply(table, state, seat, action)
     table.state = game.to_json(state)
@@ -248,6 +272,30 @@ def _finish_hand_if_over(table: Table, state) -> None:
         table.finished_at = timezone.now()
 
 
+def _validated(game_name: str, options: dict | None, seats: int | None):
+    """The game's info, the seat count and the whole options of a new table, or refused."""
+    try:
+        info = table_game(game_name).info
+    except KeyError as e:
+        raise Refused("bad_options") from e
+    seats = seats or info.default_seats
+    if seats not in info.seat_counts:
+        raise Refused("bad_seats")
+    opts = {**info.default_options, **(options or {})}
+    if set(opts) != set(info.default_options):
+        raise Refused("bad_options")
+    return info, seats, opts
+
+
+def _new_match(game_name: str, seats: int, opts: dict):
+    seed = _seed()
+    try:
+        state = table_game(game_name).engine.new_match(seed=seed, seats=seats, options=opts or None)
+    except (ValueError, TypeError) as e:
+        raise Refused("bad_options") from e
+    return seed, state
+
+
 def create_table(
     user,
     game_name: str,
@@ -261,24 +309,11 @@ def create_table(
     ``replaces``: the code of the player's session this one succeeds (new settings make new
     totals); that session ends and stays in the history.
     """
-    try:
-        info = table_game(game_name).info
-    except KeyError as e:
-        raise Refused("bad_options") from e
+    _info, seats, opts = _validated(game_name, options, seats)
     if level not in LEVELS:
         raise Refused("bad_level")
-    seats = seats or info.default_seats
-    if seats not in info.seat_counts:
-        raise Refused("bad_seats")
-    opts = {**info.default_options, **(options or {})}
-    if set(opts) != set(info.default_options):
-        raise Refused("bad_options")
-    seed = _seed()
+    seed, state = _new_match(game_name, seats, opts)
     game = table_game(game_name).engine
-    try:
-        state = game.new_match(seed=seed, seats=seats, options=opts or None)
-    except (ValueError, TypeError) as e:
-        raise Refused("bad_options") from e
     with transaction.atomic():
         table = Table.objects.create(
             game=game_name,
@@ -290,7 +325,7 @@ def create_table(
         )
         Seat.objects.create(table=table, index=0, user=user)
         for i in range(1, seats):
-            Seat.objects.create(table=table, index=i, bot_level=level)
+            Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=level)
         _start_hand(table, state)
         state = load_state(table)
         _schedule_bots(table, state)
@@ -344,6 +379,7 @@ def submit_action(code, user, action: dict, version) -> Table:
         state = load_state(table)
         if table_game(table.game).engine.hand_over(state):
             raise Refused("hand_over")
+        _take_back_seat(table, seat)  # acting takes the seat back from auto-play
         try:
             state = _apply_move(table, state, seat, action)
         except IllegalAction as e:
@@ -364,7 +400,8 @@ def start_next_hand(code, user, version) -> Table:
         if not game.hand_over(state):
             raise Refused("hand_not_over")
         # A difficulty chosen during the hand applies from this one.
-        table.seats.filter(user__isnull=True).update(bot_level=table.level)
+        if not table.shared:
+            table.seats.filter(kind=Seat.Kind.BOT).update(bot_level=table.level)
         state = game.next_hand(state)
         table.version += 1
         table.state = game.to_json(state)
@@ -392,9 +429,11 @@ def set_level(code, user, level: str) -> Table:
 def fast_forward(code, user) -> Table:
     """Play the bots' pending moves at once, until the player is to move again."""
     with transaction.atomic():
-        table, _seat = _locked_seat(code, user)
+        table, seat = _locked_seat(code, user)
         if table.bot_due_at is None:
             return table
+        if _others_waiting(table, seat):
+            raise Refused("others_waiting")
         table.hurry = True
         table.bot_due_at = timezone.now()
         table.save(update_fields=["hurry", "bot_due_at", "updated_at"])
@@ -403,6 +442,10 @@ def fast_forward(code, user) -> Table:
 
 
 def resign(code, user) -> Table:
+    """End a match against the computer. At a table of people, leave it instead: the match
+    goes on without the player."""
+    if Table.objects.filter(code=parse_code(code), shared=True).exists():
+        return leave_table(code, user)
     with transaction.atomic():
         table, _seat = _locked_seat(code, user)
         if not table.is_active:
@@ -428,7 +471,7 @@ MAX_BATCH = 60
 def _bot_task(table: Table, state) -> BotTask | None:
     """The move a bot owes at this table now, with all it may see, or None."""
     game = table_game(table.game).engine
-    bots = {s.index: s.bot_level for s in table.seats.all() if s.is_bot}
+    bots = {s.index: s.level_to_play for s in table.seats.all() if s.plays_itself}
     movers = [] if game.hand_over(state) else [m for m in game.to_move(state) if m in bots]
     if not movers:
         return None
@@ -467,6 +510,8 @@ TABLE_MOVE_FIELDS = [
     "bot_due_at",
     "bot_claimed_until",
     "hurry",
+    "turn_due_at",
+    "timer_due_at",
     "updated_at",
 ]
 
@@ -482,8 +527,10 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
         except Refused:
             return None
         now = timezone.now()
+        if table.timer_due_at is not None and table.timer_due_at <= now:
+            _expire_deadlines(table, now)
         if not table.is_active or table.bot_due_at is None:
-            return None
+            return table if getattr(table, "_notice_pending", False) else None
         if table.bot_due_at > now and not force:
             return None
         if table.bot_claimed_until is not None and table.bot_claimed_until > now:
@@ -538,3 +585,462 @@ def run_bots(code, limit: int = 1000) -> int:
             return moved
         moved += 1
     return moved
+
+
+# ---------------------------------------------------------------- tables for people
+#
+# A shared table is created waiting, with a seat plan (a person or a computer level per
+# seat), joined by its invitation link or short code, and started by its host once every
+# person's seat is taken. Seating, starting, leaving, timeouts and take-backs go through the
+# table's lock like every move.
+
+TURN_TIMERS = (0, 30, 60, 120)
+PERSON = "person"
+# The short code to read out: no 0/O or 1/I to confuse.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+SHORT_CODE_LENGTH = 6
+
+
+def _grace() -> timedelta:
+    return timedelta(seconds=settings.AWAY_GRACE_SECONDS)
+
+
+def _stale_before(now) -> object:
+    return now - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+
+
+def _short_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(SHORT_CODE_LENGTH))
+        if not Table.objects.filter(short_code=code).exists():
+            return code
+
+
+def normal_short_code(text) -> str:
+    """A short code as typed ("kx7 p2m", "KX7-P2M") in its stored spelling."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(c for c in text.upper() if c.isascii() and c.isalnum())[:SHORT_CODE_LENGTH]
+
+
+def _notify_lobby() -> None:
+    """After commit: the lobby's list of open tables may have changed."""
+
+    def send():
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(realtime.lobby_group(), {"type": "lobby.tables"})
+        except Exception as e:  # noqa: BLE001 - the list is read afresh by the next one
+            log.warning("could not notify the lobby: %r", e)
+
+    transaction.on_commit(send)
+
+
+def _notify_presence(table: Table) -> None:
+    """After commit: the seats' presence changed (no new version: no move is made stale)."""
+    code, version = str(table.code), table.version
+
+    def send():
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                realtime.table_group(code),
+                {"type": "table.changed", "version": version, "refresh": True},
+            )
+        except Exception as e:  # noqa: BLE001
+            log.warning("could not notify table %s of presence: %r", code, e)
+
+    transaction.on_commit(send)
+
+
+def _changed(table: Table, fields=None) -> None:
+    table.version += 1
+    table.save(update_fields=fields)
+    _notify(table)
+    if table.public:
+        _notify_lobby()
+
+
+def create_shared_table(
+    host,
+    game_name: str,
+    plan,
+    options: dict | None = None,
+    *,
+    spectators: bool = False,
+    public: bool = False,
+    turn_seconds: int = 0,
+) -> Table:
+    """A table for people, waiting for them: ``plan`` gives each seat, "person" or a computer
+    player's level; the host takes seat 0."""
+    if not isinstance(plan, (list, tuple)) or not plan:
+        raise Refused("bad_seats")
+    _info, seats, opts = _validated(game_name, options, len(plan))
+    if plan[0] != PERSON or any(p != PERSON and p not in LEVELS for p in plan):
+        raise Refused("bad_seats")
+    if turn_seconds not in TURN_TIMERS:
+        raise Refused("bad_timer")
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game_name,
+            options=opts,
+            seed="",
+            state={},
+            status=Table.Status.WAITING,
+            owner=host,
+            shared=True,
+            spectators=bool(spectators),
+            public=bool(public),
+            turn_seconds=turn_seconds,
+            invite=secrets.token_urlsafe(18),
+            short_code=_short_code(),
+        )
+        for i, choice in enumerate(plan):
+            if choice == PERSON:
+                Seat.objects.create(table=table, index=i, user=host if i == 0 else None)
+            else:
+                Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=choice)
+        _notify(table)
+        if table.public:
+            _notify_lobby()
+    return table
+
+
+def find_invitation(token) -> Table:
+    """The shared table an invitation link names (whatever its state), or refused."""
+    if not isinstance(token, str) or not 16 <= len(token) <= 32:
+        raise Refused("bad_invitation")
+    try:
+        return _with_seats(Table.objects).get(invite=token, shared=True)
+    except Table.DoesNotExist as e:
+        raise Refused("bad_invitation") from e
+
+
+def find_short_code(text) -> Table:
+    code = normal_short_code(text)
+    if len(code) != SHORT_CODE_LENGTH:
+        raise Refused("bad_short_code")
+    try:
+        return _with_seats(Table.objects).get(short_code=code, shared=True)
+    except Table.DoesNotExist as e:
+        raise Refused("bad_short_code") from e
+
+
+def open_tables(limit: int = 20) -> list[Table]:
+    """Public tables waiting for people, with a free seat: the lobby's list."""
+    tables = _with_seats(
+        Table.objects.filter(public=True, status=Table.Status.WAITING).order_by("-created_at")
+    )[: limit * 2]
+    return [t for t in tables if any(s.is_open and not s.reserved_for_id for s in t.seats.all())][
+        :limit
+    ]
+
+
+def join_table(code, user, index: int | None = None) -> Table:
+    """Take a seat (the first free one, or ``index``). Someone already seated resumes theirs."""
+    with transaction.atomic():
+        table = _locked(code)
+        if not table.shared:
+            raise Refused("no_such_table")
+        if seat_of(table, user) is not None:
+            return table
+        if not table.is_waiting:
+            raise Refused("match_started" if table.is_active else "bad_invitation")
+        free = [
+            s
+            for s in table.seats.all()
+            if s.is_open and s.reserved_for_id in (None, getattr(user, "pk", None))
+        ]
+        free.sort(key=lambda s: (s.reserved_for_id is None, s.index))  # one's own seat first
+        if index is not None:
+            chosen = [s for s in free if s.index == index]
+            if not chosen:
+                raise Refused("seat_taken")
+            free = chosen
+        if not free:
+            raise Refused("table_full")
+        seat = free[0]
+        seat.user = user
+        seat.reserved_for = None
+        seat.save(update_fields=["user", "reserved_for"])
+        _changed(table)
+    return table
+
+
+def decline_seat(code, user) -> Table:
+    """Decline a seat kept for ``user`` ("Play again"): it is open to anyone again."""
+    with transaction.atomic():
+        table = _locked(code)
+        seat = next((s for s in table.seats.all() if s.reserved_for_id == user.pk), None)
+        if seat is None or not table.is_waiting:
+            raise Refused("bad_invitation")
+        seat.reserved_for = None
+        seat.save(update_fields=["reserved_for"])
+        _changed(table)
+    return table
+
+
+def _seat(table: Table, index: int) -> Seat:
+    return next(s for s in table.seats.all() if s.index == index)
+
+
+def set_seat(code, user, index, choice: str) -> Table:
+    """The host makes a free seat a computer player (a level) or opens it for a person."""
+    with transaction.atomic():
+        table, _mine = _locked_seat(code, user)
+        if table.owner_id != user.pk:
+            raise Refused("host_only")
+        if not table.is_waiting:
+            raise Refused("match_started")
+        if not isinstance(index, int) or not 0 < index < table.seats.count():
+            raise Refused("bad_seats")
+        if choice != PERSON and choice not in LEVELS:
+            raise Refused("bad_level")
+        seat = _seat(table, index)
+        if seat.user_id is not None:
+            raise Refused("seat_taken")
+        if choice == PERSON:
+            seat.kind, seat.bot_level = Seat.Kind.PERSON, ""
+        else:
+            seat.kind, seat.bot_level, seat.reserved_for = Seat.Kind.BOT, choice, None
+        seat.save(update_fields=["kind", "bot_level", "reserved_for"])
+        _changed(table)
+    return table
+
+
+def start_match(code, user) -> Table:
+    """The host deals the first hand once every person's seat is taken."""
+    with transaction.atomic():
+        table, _mine = _locked_seat(code, user)
+        if table.owner_id != user.pk:
+            raise Refused("host_only")
+        if not table.is_waiting:
+            raise Refused("match_started")
+        if any(s.is_open for s in table.seats.all()):
+            raise Refused("seats_open")
+        seed, state = _new_match(table.game, table.seats.count(), table.options)
+        table.seed = str(seed)
+        table.status = Table.Status.ACTIVE
+        table.version += 1
+        table.state = table_game(table.game).engine.to_json(state)
+        _start_hand(table, state)
+        _schedule_bots(table, load_state(table))
+        table.save()
+        _notify(table)
+        if table.public:
+            _notify_lobby()
+    return table
+
+
+def leave_table(code, user) -> Table:
+    """Leave: a free seat again before the match (the host's leaving closes the table);
+    during it, a computer player takes the seat for the rest of the match."""
+    with transaction.atomic():
+        table, index = _locked_seat(code, user)
+        seat = _seat(table, index)
+        if table.is_waiting:
+            if table.owner_id == user.pk:
+                table.status = Table.Status.RESIGNED
+                table.finished_at = timezone.now()
+            else:
+                seat.user = None
+                seat.save(update_fields=["user"])
+        elif table.is_active and not seat.left:
+            seat.left = seat.autoplay = True
+            seat.away_due_at = None
+            seat.save(update_fields=["left", "autoplay", "away_due_at"])
+            if not table.shared or all(s.plays_itself for s in table.seats.all()):
+                table.status = Table.Status.RESIGNED  # nobody is left to play for
+                table.finished_at = timezone.now()
+                table.bot_due_at = None
+            else:
+                _schedule_bots(table, load_state(table))
+        else:
+            return table
+        table.version += 1
+        table.save()
+        _notify(table)
+        if table.public:
+            _notify_lobby()
+    return table
+
+
+def _take_back_seat(table: Table, index: int) -> bool:
+    """End auto-play for the person at ``index`` (their own action); refused if they left."""
+    seat = _seat(table, index)
+    if seat.left:
+        raise Refused("left_match")
+    if not seat.autoplay:
+        return False
+    seat.autoplay = False
+    seat.away_due_at = None
+    seat.save(update_fields=["autoplay", "away_due_at"])
+    return True
+
+
+def take_back(code, user) -> Table:
+    """The person takes their seat back from auto-play."""
+    with transaction.atomic():
+        table, index = _locked_seat(code, user)
+        if not table.is_active:
+            raise Refused("match_finished")
+        if _take_back_seat(table, index):
+            _schedule_bots(table, load_state(table))
+            table.version += 1
+            table.save(update_fields=TABLE_MOVE_FIELDS)
+            _notify(table)
+    return table
+
+
+def _others_waiting(table: Table, index: int) -> bool:
+    """Another person (not on auto-play) sits at the table: the bots keep their pace."""
+    return any(
+        s.index != index and s.kind == Seat.Kind.PERSON and not s.plays_itself
+        for s in table.seats.all()
+    )
+
+
+def _present_seats(table: Table, now) -> set[int]:
+    return set(
+        table.presences.filter(seen_at__gte=_stale_before(now), seat__isnull=False).values_list(
+            "seat", flat=True
+        )
+    )
+
+
+def _expire_deadlines(table: Table, now) -> None:
+    """On a locked table: a turn timer that ran out, or a grace that ended, puts the person
+    on auto-play. Checked again here under the lock, so it acts exactly once."""
+    game = table_game(table.game).engine
+    state = load_state(table) if table.is_active else None
+    expired = []
+    if table.turn_due_at is not None and table.turn_due_at <= now:
+        table.turn_due_at = None
+        if state is not None and not game.hand_over(state):
+            expired += [_seat(table, m) for m in game.to_move(state)]
+    present = None
+    for seat in table.seats.all():
+        if seat.away_due_at is not None and seat.away_due_at <= now:
+            seat.away_due_at = None
+            seat.save(update_fields=["away_due_at"])
+            present = _present_seats(table, now) if present is None else present
+            if seat.index not in present:
+                expired.append(seat)
+    changed = False
+    for seat in expired:
+        if table.is_active and seat.kind == Seat.Kind.PERSON and not seat.plays_itself:
+            seat.autoplay = True
+            seat.save(update_fields=["autoplay"])
+            changed = True
+    if changed:
+        table.version += 1
+        _schedule_bots(table, state)
+        _notify(table)
+    else:
+        _update_timer_due(table)
+    table.save(update_fields=TABLE_MOVE_FIELDS)
+
+
+# ---------------------------------------------------------------- presence
+
+
+def socket_opened(code, user, channel: str) -> None:
+    """A socket of a shared table opened: its person is connected (their grace, if any, ends)."""
+    now = timezone.now()
+    with transaction.atomic():
+        table = _locked(code)
+        index = seat_of(table, user)
+        Presence.objects.create(
+            table=table, seat=index, user=user, channel=channel[:200], seen_at=now
+        )
+        if index is not None:
+            seat = _seat(table, index)
+            if seat.away_due_at is not None:
+                seat.away_due_at = None
+                seat.save(update_fields=["away_due_at"])
+                _update_timer_due(table)
+                table.save(update_fields=["timer_due_at"])
+        _notify_presence(table)
+
+
+def socket_closed(channel: str) -> None:
+    """A socket closed: when it was its person's last, their grace begins."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = Presence.objects.filter(channel=channel[:200]).first()
+        if row is None:
+            return
+        row.delete()
+        table = _with_seats(Table.objects.select_for_update()).get(pk=row.table_id)
+        if row.seat is not None and table.is_active:
+            seat = _seat(table, row.seat)
+            if not seat.plays_itself and row.seat not in _present_seats(table, now):
+                seat.away_due_at = now + _grace()
+                seat.save(update_fields=["away_due_at"])
+                _update_timer_due(table)
+                table.save(update_fields=["timer_due_at"])
+                due = table.timer_due_at
+                transaction.on_commit(
+                    lambda: signals.bot_move_due.send(sender=Table, code=str(table.code), due=due)
+                )
+        _notify_presence(table)
+
+
+def heartbeat(channel: str) -> None:
+    Presence.objects.filter(channel=channel[:200]).update(seen_at=timezone.now())
+
+
+def sweep_presence(limit: int = 50) -> int:
+    """Sockets of a process that died never closed: their rows went stale; close them now."""
+    channels = list(
+        Presence.objects.filter(seen_at__lt=_stale_before(timezone.now())).values_list(
+            "channel", flat=True
+        )[:limit]
+    )
+    for channel in channels:
+        socket_closed(channel)
+    return len(channels)
+
+
+def watchers(table: Table) -> int:
+    return table.presences.filter(
+        seat__isnull=True, seen_at__gte=_stale_before(timezone.now())
+    ).count()
+
+
+def presence_of(table: Table) -> dict[int, str]:
+    """Each person's seat: "connected", "reconnecting" (within their grace) or "away"."""
+    now = timezone.now()
+    present = _present_seats(table, now)
+    out = {}
+    for seat in table.seats.all():
+        if seat.kind != Seat.Kind.PERSON or seat.user_id is None:
+            continue
+        if seat.index in present:
+            out[seat.index] = "connected"
+        elif seat.away_due_at is not None and seat.away_due_at > now:
+            out[seat.index] = "reconnecting"
+        else:
+            out[seat.index] = "away"
+    return out
+
+
+# ---------------------------------------------------------------- accounts that go
+
+
+def forget_player(user) -> None:
+    """Before an account is deleted: its matches against the computer go with it; a match it
+    played with other people stays theirs (the seat then reads "deleted player"), and one
+    still running goes on with a computer player in the seat."""
+    codes = list(Table.objects.filter(seats__user=user).values_list("code", flat=True))
+    for code in codes:
+        table = get_table(code)
+        others = [s for s in table.seats.all() if s.user_id not in (None, user.pk)]
+        if not others:
+            table.delete()
+        elif table.is_active or table.is_waiting:
+            leave_table(code, user)

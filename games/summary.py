@@ -10,22 +10,37 @@ from games.tables.base import SeatSummary, TableSummary
 BOT_NAMES = {1: "Lan", 2: "Wei", 3: "Jun"}
 
 
-def _seat_name(seat) -> str:
+def _seat_name(seat, waiting: bool, shared: bool = False) -> str:
     if seat.is_bot:
         return BOT_NAMES.get(seat.index, _("Bot"))
     user = seat.user
     if user is None:
-        return _("(left)")
+        return _("Open seat") if waiting else _("deleted player")
     profile = getattr(user, "profile", None)
     if profile is not None and profile.display_name:
         return profile.display_name
     if profile is not None and profile.is_guest:
+        if shared:  # several guests at one table: tell them apart
+            return _("Guest %(tag)s") % {"tag": user.get_username()[-4:].upper()}
         return _("Guest")
     return user.get_username()
 
 
-def summarize(table: Table) -> TableSummary:
-    """Read with the seats prefetched (``services.get_table``): no further query."""
+def _level(seat) -> str:
+    if seat.is_bot:
+        return str(seat.get_bot_level_display())
+    if seat.plays_itself:
+        return str(_("auto-play"))
+    return ""
+
+
+def summarize(table: Table, presence: dict | None = None, watchers: int = 0) -> TableSummary:
+    """Read with the seats prefetched (``services.get_table``): no further query.
+
+    ``presence``: each person's seat's presence at a table for people (``services.presence_of``).
+    """
+    waiting = table.status == Table.Status.WAITING
+    presence = presence or {}
     return TableSummary(
         code=str(table.code),
         game=table.game,
@@ -38,10 +53,19 @@ def summarize(table: Table) -> TableSummary:
         seats=tuple(
             SeatSummary(
                 index=seat.index,
-                name=_seat_name(seat),
-                is_bot=seat.is_bot,
-                level=str(seat.get_bot_level_display()) if seat.is_bot else "",
+                name=_seat_name(seat, waiting, table.shared),
+                is_bot=seat.plays_itself and not waiting,
+                level=_level(seat) if not waiting or seat.is_bot else "",
+                person=seat.kind == seat.Kind.PERSON,
+                autoplay=seat.autoplay,
+                left=seat.left,
+                presence=presence.get(seat.index, ""),
             )
             for seat in table.seats.all()
         ),
+        shared=table.shared,
+        spectators=table.spectators,
+        watchers=watchers,
+        turn_seconds=table.turn_seconds,
+        turn_due_at=table.turn_due_at,
     )

@@ -6,6 +6,9 @@ app_name = "games"
 
 urlpatterns = [
     path("play/<slug:game>/", views.play_now, name="play_now"),
+    path("tables/new/<slug:game>/", views.new_table, name="new_table"),
+    path("tables/join/", views.join_by_code, name="join"),
+    path("join/<str:token>/", views.invitation, name="invitation"),
     path("tables/<uuid:code>/", views.table_page, name="table"),
     path("tables/<uuid:code>/resign/", views.resign, name="resign"),
     path("matches/", views.my_matches, name="my_matches"),

@@ -7,9 +7,11 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -19,6 +21,7 @@ from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
 from games.registry import table_game
+from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES
 
 
@@ -35,12 +38,7 @@ def play_now(request, game: str):
 
     A game with table settings (players, options) shows them first (GET); the form posts here.
     """
-    try:
-        gspec = table_game(game)
-    except KeyError:
-        raise Http404 from None
-    if not gspec.playable:
-        raise Http404
+    gspec = _playable(game)
     if request.method != "POST":
         if not gspec.has_setup:
             return redirect(reverse("lobby") + f"#{game}")
@@ -52,20 +50,9 @@ def play_now(request, game: str):
         seats = int(request.POST.get("seats") or gspec.info.default_seats)
     except ValueError:
         seats = gspec.info.default_seats
-    options = {
-        key: _option(request.POST.get(key), values, gspec.info.default_options[key])
-        for key, values in gspec.info.options.items()
-    }
-    if not request.user.is_authenticated:
-        try:
-            user = create_guest(client_ip(request), translation.get_language())
-        except GuestLimit:
-            messages.error(
-                request,
-                _("Too many guest games from your address. Please sign up or try again later."),
-            )
-            return redirect("lobby")
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    options = _posted_options(request, gspec)
+    if not _ensure_player(request):
+        return redirect("lobby")
     try:
         table = services.create_table(
             request.user,
@@ -81,6 +68,29 @@ def play_now(request, game: str):
     if request.htmx:
         return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
     return redirect("games:table", code=table.code)
+
+
+def _ensure_player(request) -> bool:
+    """Sign a visitor without an account in as a new guest (False: too many guests)."""
+    if request.user.is_authenticated:
+        return True
+    try:
+        user = create_guest(client_ip(request), translation.get_language())
+    except GuestLimit:
+        messages.error(
+            request,
+            _("Too many guest games from your address. Please sign up or try again later."),
+        )
+        return False
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return True
+
+
+def _posted_options(request, gspec) -> dict:
+    return {
+        key: _option(request.POST.get(key), values, gspec.info.default_options[key])
+        for key, values in gspec.info.options.items()
+    }
 
 
 def _option(posted, values, default):
@@ -115,9 +125,142 @@ def _setup_context(request, gspec) -> dict:
     }
 
 
+def _playable(game: str):
+    try:
+        gspec = table_game(game)
+    except KeyError:
+        raise Http404 from None
+    if not gspec.playable:
+        raise Http404
+    return gspec
+
+
+def timer_label(seconds: int) -> str:
+    if not seconds:
+        return _("off")
+    if seconds < 60:
+        return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+    return ngettext("%(n)d minute", "%(n)d minutes", seconds // 60) % {"n": seconds // 60}
+
+
+# What the create-table form offers for each seat after the host's.
+SEAT_CHOICES = ("person", "easy", "normal", "hard")
+
+
+def new_table(request, game: str):
+    """Create a table for people: each seat a person or a computer player, the game's
+    options, watchers, the lobby listing and the turn timer."""
+    gspec = _playable(game)
+    counts = gspec.info.seat_counts
+    if request.method == "POST":
+        plan = ["person"]
+        for i in range(1, max(counts)):
+            choice = request.POST.get(f"seat{i}", "none")
+            if choice not in SEAT_CHOICES:
+                break
+            plan.append(choice)
+        try:
+            timer = int(request.POST.get("timer") or 0)
+        except ValueError:
+            timer = -1
+        if not _ensure_player(request):
+            return redirect("lobby")
+        try:
+            table = services.create_shared_table(
+                request.user,
+                game,
+                plan,
+                _posted_options(request, gspec),
+                spectators=request.POST.get("spectators") == "on",
+                public=request.POST.get("public") == "on",
+                turn_seconds=timer,
+            )
+        except services.Refused as e:
+            messages.error(request, refusal(e.code, e.params, game))
+            return redirect("games:new_table", game=game)
+        return redirect("games:table", code=table.code)
+    rows = [
+        {"index": i, "optional": i >= min(counts), "default": "person" if i == 1 else "normal"}
+        for i in range(1, max(counts))
+    ]
+    options_template = select_template([f"games/{game}/_options.html", "games/_no_options.html"])
+    return render(
+        request,
+        "games/new_table.html",
+        {
+            "spec": gspec,
+            "rows": rows,
+            "levels": LEVEL_CHOICES,
+            "timers": [(t, timer_label(t)) for t in services.TURN_TIMERS],
+            "options": gspec.info.default_options,
+            "options_template": options_template.template.name,
+        },
+    )
+
+
+def invitation(request, token: str):
+    """An invitation link: the table, its seats and "Take a seat" (as a guest if need be)."""
+    try:
+        table = services.find_invitation(token)
+    except services.Refused as e:
+        return render(
+            request, "games/invitation.html", {"error": refusal(e.code, e.params)}, status=404
+        )
+    error = ""
+    if request.method == "POST":
+        if request.POST.get("decline") and request.user.is_authenticated:
+            try:
+                services.decline_seat(table.code, request.user)
+            except services.Refused as e:
+                messages.error(request, refusal(e.code, e.params, table.game))
+            return redirect("lobby")
+        if not _ensure_player(request):
+            return redirect("lobby")
+        try:
+            services.join_table(table.code, request.user)
+        except services.Refused as e:
+            error = refusal(e.code, e.params, table.game)
+        else:
+            return redirect("games:table", code=table.code)
+        table = services.get_table(table.code)
+    elif services.seat_of(table, request.user) is not None:
+        return redirect("games:table", code=table.code)
+    summary = summarize(table)
+    reserved = request.user.is_authenticated and any(
+        s.reserved_for_id == request.user.pk for s in table.seats.all()
+    )
+    return render(
+        request,
+        "games/invitation.html",
+        {
+            "table": summary,
+            "model": table,
+            "spec": table_game(table.game),
+            "host": next((s.name for s in summary.seats if s.index == 0), ""),
+            "free": sum(1 for s in table.seats.all() if s.is_open),
+            "reserved": reserved,
+            "error": error,
+        },
+        status=409 if error else 200,
+    )
+
+
+def join_by_code(request):
+    """The lobby's "Join a table" box: a short code leads to its invitation."""
+    code = request.POST.get("code") if request.method == "POST" else request.GET.get("code")
+    try:
+        table = services.find_short_code(code)
+    except services.Refused as e:
+        messages.error(request, refusal(e.code, e.params))
+        return redirect(reverse("lobby") + "#join")
+    return redirect("games:invitation", token=table.invite)
+
+
 @login_required
 def table_page(request, code):
     table = _get_table_for_user(request, code)
+    if not views_live.may_watch(table, request.user):
+        return render(request, "games/not_yours.html", {"table": summarize(table)}, status=403)
     context = views_live.board_context(table, request.user)
     context["toast"] = ""
     return render(request, table_game(table.game).template, context)
@@ -131,6 +274,15 @@ def resign(request, code):
         services.resign(table.code, request.user)
     except services.Refused:
         raise Http404 from None
+    if table.shared:
+        if table.is_waiting:
+            messages.info(request, _("You left the table before its match began."))
+        else:
+            messages.info(
+                request,
+                _("You left the match: a computer player plays your seat until it ends."),
+            )
+        return redirect("lobby")
     messages.info(request, _("You resigned the match. It stays in your history."))
     return redirect("games:match", code=table.code)
 
@@ -139,7 +291,8 @@ def resign(request, code):
 def my_matches(request):
     tables = (
         Table.objects.filter(seats__user=request.user)
-        .prefetch_related("seats", "hands")
+        .exclude(seed="", status__in=[Table.Status.FINISHED, Table.Status.RESIGNED])
+        .prefetch_related("seats__user__profile", "hands")
         .order_by("-updated_at")
     )
     rows = [history.match_row(t, request.user) for t in tables]

@@ -6,19 +6,91 @@ through the services and answers with the new board, or with a translated refusa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import messages, services
 from games.registry import table_game
 from games.summary import summarize
+from games.tables.common import LEVEL_CHOICES
+
+
+def open_tables() -> list[dict]:
+    """The lobby's list of public tables waiting for people."""
+    rows = []
+    for table in services.open_tables():
+        summary = summarize(table)
+        rows.append(
+            {
+                "game": summary.game_label,
+                "host": summary.seats[0].name,
+                "free": sum(1 for s in table.seats.all() if s.is_open and not s.reserved_for_id),
+                "invite": table.invite,
+            }
+        )
+    return rows
+
+
+def _summary(table):
+    if not table.shared:
+        return summarize(table)
+    return summarize(table, services.presence_of(table), services.watchers(table))
 
 
 def board_context(table, user, selected=()) -> dict:
-    """One viewer's board: their seat's observation through the game's presenter."""
+    """One viewer's board: their seat's observation through the game's presenter (before a
+    shared table's match, its waiting room)."""
     seat = services.seat_of(table, user)
+    summary = _summary(table)
+    if not table.seed:  # waiting for people, or closed before its match began
+        return waiting_context(table, summary, seat, user)
     view = services.view_for(table, seat)
-    return table_game(table.game).present(summarize(table), view, seat, selected)
+    context = table_game(table.game).present(summary, view, seat, selected)
+    context["waiting"] = False
+    if table.shared:
+        own = next((s for s in summary.seats if s.index == seat), None)
+        context["people"] = {
+            "autoplay": own is not None and own.autoplay and not own.left,
+            "watchers": summary.watchers,
+            "turn_due": summary.turn_due_at,
+        }
+    return context
+
+
+def waiting_context(table, summary, seat, user) -> dict:
+    seats = []
+    for s in table.seats.all():
+        seats.append(
+            {
+                "index": s.index,
+                "name": summary.seats[s.index].name,
+                "bot": s.is_bot,
+                "level": s.bot_level,
+                "open": s.is_open,
+                "reserved": s.is_open and s.reserved_for_id is not None,
+                "mine": s.index == seat,
+                "host": s.user_id is not None and s.user_id == table.owner_id,
+                "presence": summary.seats[s.index].presence,
+            }
+        )
+    return {
+        "waiting": True,
+        "table": summary,
+        "seats": seats,
+        "viewer": seat,
+        "spectator": seat is None,
+        "is_host": user is not None and table.owner_id == getattr(user, "pk", None),
+        "closed": table.status != table.Status.WAITING,
+        "ready": not any(s["open"] for s in seats),
+        "invite": table.invite,
+        "short_code": table.short_code,
+        "public": table.public,
+        "version": table.version,
+        "level_choices": LEVEL_CHOICES,
+        "match_over": True,
+    }
 
 
 def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) -> tuple[str, int]:
@@ -26,19 +98,35 @@ def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) 
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
-    html = render_to_string(table_game(table.game).template + "#board", context)
+    template = "games/_waiting.html" if context["waiting"] else table_game(table.game).template
+    html = render_to_string(template + "#board", context)
     html += render_to_string("games/_toast.html", {"message": toast})
     return html, table.version
 
 
-def opening(code, user, language: str):
+@dataclass(frozen=True)
+class Opening:
+    """What a socket learns once, at connect."""
+
+    frame: tuple[str, int] | None  # None: the viewer may not watch this table
+    game: str
+    shared: bool
+
+
+def may_watch(table, user) -> bool:
+    """A seated person, or anyone where the table lets others watch."""
+    return table.spectators or services.seat_of(table, user) is not None
+
+
+def opening(code, user, language: str) -> Opening | None:
     """A socket's first frame and the table's game (in one read), or None for no table."""
     with translation.override(language):
         try:
             table = services.get_table(code)
         except services.Refused:
             return None
-        return _board(table, user), table.game
+        frame = _board(table, user) if may_watch(table, user) else None
+        return Opening(frame, table.game, table.shared)
 
 
 def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str = ""):
@@ -49,6 +137,8 @@ def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str
             return None
         if table.version <= since and not toast:
             return "", table.version
+        if not may_watch(table, user):
+            return None
         return _board(table, user, selected=selected, toast=toast)
 
 
@@ -86,6 +176,23 @@ def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
         return None
 
 
+def _seat_index(data) -> int | None:
+    value = data.get("seat")
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# A shared table's own commands: seating before the match, and taking a seat back.
+TABLE_COMMANDS = {
+    "start": lambda code, user, data: services.start_match(code, user),
+    "seat": lambda code, user, data: services.set_seat(
+        code, user, _seat_index(data), data.get("choice")
+    ),
+    "take_back": lambda code, user, data: services.take_back(code, user),
+}
+
+
 def handle(code, user, language: str, data: dict, game: str | None = None):
     """One frame from the browser: a move of the game, or one of the table's own commands.
 
@@ -102,6 +209,8 @@ def handle(code, user, language: str, data: dict, game: str | None = None):
                 services.fast_forward(code, user)
             elif kind == "level":
                 services.set_level(code, user, data.get("level"))
+            elif isinstance(kind, str) and kind in TABLE_COMMANDS:
+                TABLE_COMMANDS[kind](code, user, data)
             elif kind == "hint":
                 table = services.get_table(code)
                 seat = services.seat_of(table, user)

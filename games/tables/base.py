@@ -23,8 +23,14 @@ class Labels:
 class SeatSummary:
     index: int
     name: str
-    is_bot: bool
-    level: str  # the bot's level, in words ("" for a person)
+    is_bot: bool  # the machinery moves for it: a computer player or a person on auto-play
+    level: str  # the computer player's level, or "auto-play", in words ("" for a person)
+    # At a table for people: whether a person sits (or is to sit) here, whether a computer
+    # plays for them now, and their presence ("connected", "reconnecting", "away"; "" else).
+    person: bool = False
+    autoplay: bool = False
+    left: bool = False
+    presence: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,12 @@ class TableSummary:
     game_label: str = ""
     status_label: str = ""
     created_at: datetime | None = None
+    # A table for people: its host's seat, how many watch, the turn timer and its deadline.
+    shared: bool = False
+    spectators: bool = False
+    watchers: int = 0
+    turn_seconds: int = 0
+    turn_due_at: datetime | None = None
 
     @property
     def is_active(self) -> bool:
@@ -48,6 +60,14 @@ class TableSummary:
     @property
     def resigned(self) -> bool:
         return self.status == "resigned"
+
+    @property
+    def waiting(self) -> bool:
+        return self.status == "waiting"
+
+    def others_waiting(self, seat: int | None) -> bool:
+        """Another person plays here (not on auto-play): the bots keep their pace for them."""
+        return any(s.person and not s.is_bot and s.index != seat for s in self.seats)
 
     def names(self) -> dict[int, dict]:
         """Each seat's name, whether it is a bot, and its level: what presenters show."""

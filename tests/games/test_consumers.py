@@ -36,6 +36,11 @@ def make_table(user, level="easy"):
 
 
 @sync_to_async
+def open_to_watchers(table):
+    Table.objects.filter(pk=table.pk).update(spectators=True)
+
+
+@sync_to_async
 def reload(table):
     return Table.objects.get(pk=table.pk)
 
@@ -183,6 +188,10 @@ async def test_an_outsider_sees_no_hand_and_cannot_act():
     table = await make_table(owner)
     mine = await connect(owner, table)
     await until(mine, my_turn)  # the bots wait for the owner now, so nothing else moves
+    refused = await connect(outsider, table)  # watching is the table's choice: off here
+    assert "not opened it to watchers" in await refused.receive_from(timeout=10)
+    assert await refused.receive_output() == {"type": "websocket.close", "code": 4403}
+    await open_to_watchers(table)
     comm = await connect(outsider, table)
     html = await comm.receive_from(timeout=10)
     assert 'class="hand__card' not in html

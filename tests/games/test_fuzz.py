@@ -306,7 +306,7 @@ def _out_of_turn_scene(owner, other, game, lang) -> Scene:
     """Our own table, with a second human in seat 1 to move: seat 0 can do nothing legal."""
     engine = get_game(game)
     table = services.create_table(owner, game, "easy", seats=3 if game == "gandengyan" else 4)
-    Seat.objects.filter(table=table, index=1).update(user=other, bot_level="")
+    Seat.objects.filter(table=table, index=1).update(user=other, kind="person", bot_level="")
     replays = []
     for _ in range(60):
         # The bots play on; a move that came due while seat 1 was a bot is dropped here.
@@ -331,6 +331,7 @@ def _out_of_turn_scene(owner, other, game, lang) -> Scene:
 def _foreign_scene(stranger, lang) -> Scene:
     table = services.create_table(stranger, "gongzhu", "easy")
     services.run_bots(table.code)
+    Table.objects.filter(pk=table.pk).update(spectators=True)  # so the fuzzer may watch
     table = Table.objects.get(pk=table.pk)
     return _scene(table, [table.version - 1, table.version - 2], lang, seated=False)
 

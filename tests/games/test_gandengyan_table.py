@@ -404,6 +404,8 @@ def test_an_outsider_sees_the_open_table_only_and_cannot_act(owner):
     outsider = get_user_model().objects.create_user("zoe", password="Kartenspiel-2026")
     table = services.create_table(owner, "gandengyan", "easy", {"draw": "all"}, seats=3)
     services.run_bots(table.code)
+    assert views_live.snapshot(table.code, outsider, "en") is None  # not open to watchers
+    Table.objects.filter(pk=table.pk).update(spectators=True)
     state = state_of(table)
     html, _ = views_live.snapshot(table.code, outsider, "en")
     assert 'class="hand__card' not in html

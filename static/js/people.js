@@ -1,0 +1,76 @@
+/* A table for people: what the page does beside the game.
+ *
+ * - the waiting room becomes the game's board when the host starts: the page reloads once,
+ *   so its toolbar and scripts are the running match's;
+ * - the invitation link is shown absolute and copied with one click;
+ * - the turn timer counts down to the deadline the server set (the server acts on it, this
+ *   only shows it);
+ * - a player whose tab is in the background sees in its title that it is their turn.
+ */
+(function () {
+  "use strict";
+
+  var baseTitle = document.title;
+
+  function page() { return document.querySelector(".table-page"); }
+  function board() { return document.getElementById("board"); }
+
+  function myTurn() {
+    var b = board();
+    return !!(b && (b.classList.contains("is-my-turn") || b.querySelector(".turn-timer")));
+  }
+
+  function cue() {
+    var p = page();
+    if (!p) return;
+    if (document.hidden && myTurn()) {
+      document.title = "● " + (p.dataset.yourTurn || "") + " – " + baseTitle;
+    } else if (document.title !== baseTitle) {
+      document.title = baseTitle;
+    }
+  }
+
+  function tick() {
+    var timers = document.querySelectorAll(".turn-timer[data-deadline]");
+    for (var i = 0; i < timers.length; i++) {
+      var left = Math.max(0, Math.round((Date.parse(timers[i].dataset.deadline) - Date.now()) / 1000));
+      var m = Math.floor(left / 60), s = left % 60;
+      timers[i].textContent = "⏱ " + m + ":" + (s < 10 ? "0" : "") + s;
+      timers[i].classList.toggle("is-short", left <= 10);
+    }
+  }
+
+  function afterBoard() {
+    var p = page(), b = board();
+    if (p && p.hasAttribute("data-waiting") && b && !b.classList.contains("waiting-room")) {
+      window.location.reload();
+      return;
+    }
+    var links = document.querySelectorAll("input[data-absolute]");
+    for (var i = 0; i < links.length; i++) {
+      if (links[i].value.charAt(0) === "/") links[i].value = window.location.origin + links[i].value;
+    }
+    tick();
+    cue();
+  }
+
+  document.addEventListener("click", function (evt) {
+    var btn = evt.target.closest("[data-copy]");
+    if (!btn) return;
+    var input = document.querySelector(btn.dataset.copy);
+    if (!input) return;
+    input.select();
+    var done = function () { btn.textContent = btn.dataset.copied; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
+    } else {
+      document.execCommand("copy");
+      done();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", afterBoard);
+  document.addEventListener("htmx:wsAfterMessage", afterBoard);
+  document.addEventListener("visibilitychange", cue);
+  setInterval(tick, 1000);
+})();
