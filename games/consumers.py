@@ -139,6 +139,13 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         finally:
             self.rendering = False
 
+    async def table_reaction(self, event):
+        html = await database_sync_to_async(views_live.reaction)(
+            self.code, event.get("seat"), event.get("key"), self.language()
+        )
+        if html and not getattr(self, "gone", False):
+            await self.send(text_data=html)
+
     async def _send_frame(self, frame):
         if frame is None or getattr(self, "gone", False):
             return

@@ -51,6 +51,7 @@ def _shared(code: str) -> str | None:
         "others_waiting": _(
             "Other people are at this table: the computer players keep their pace."
         ),
+        "match_not_over": _("The match is not over yet."),
         "too_fast": _("Not so fast: wait a moment before the next reaction."),
         "bad_reaction": _("That reaction is not one of the table's."),
     }.get(code)

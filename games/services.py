@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from cardsite import ratelimit
 from games import realtime, signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
@@ -796,7 +797,7 @@ def set_seat(code, user, index, choice: str) -> Table:
             raise Refused("host_only")
         if not table.is_waiting:
             raise Refused("match_started")
-        if not isinstance(index, int) or not 0 < index < table.seats.count():
+        if not isinstance(index, int) or not 0 <= index < table.seats.count():
             raise Refused("bad_seats")
         if choice != PERSON and choice not in LEVELS:
             raise Refused("bad_level")
@@ -863,6 +864,52 @@ def leave_table(code, user) -> Table:
             return table
         table.version += 1
         table.save()
+        _notify(table)
+        if table.public:
+            _notify_lobby()
+    return table
+
+
+def play_again(code, user) -> Table:
+    """After a match of people: a new table with the same seats, game and settings. Whoever
+    asks first is its host and sits down at once; every other person of the match has their
+    seat kept for them until they accept or decline. Asked again, the same new table."""
+    with transaction.atomic():
+        old, index = _locked_seat(code, user)
+        if not old.shared:
+            raise Refused("no_such_table")
+        if old.status == Table.Status.ACTIVE or old.status == Table.Status.WAITING:
+            raise Refused("match_not_over")
+        if old.successor_id is not None:
+            return old.successor
+        table = Table.objects.create(
+            game=old.game,
+            options=old.options,
+            seed="",
+            state={},
+            status=Table.Status.WAITING,
+            owner=user,
+            shared=True,
+            spectators=old.spectators,
+            public=old.public,
+            turn_seconds=old.turn_seconds,
+            invite=secrets.token_urlsafe(18),
+            short_code=_short_code(),
+        )
+        for seat in old.seats.all():
+            if seat.is_bot:
+                Seat.objects.create(
+                    table=table, index=seat.index, kind=Seat.Kind.BOT, bot_level=seat.bot_level
+                )
+            elif seat.index == index:
+                Seat.objects.create(table=table, index=seat.index, user=user)
+            else:
+                back = seat.user if seat.user_id is not None and not seat.left else None
+                Seat.objects.create(table=table, index=seat.index, reserved_for=back)
+        old.successor = table
+        old.version += 1
+        old.save(update_fields=["successor", "version", "updated_at"])
+        _notify(old)
         _notify(table)
         if table.public:
             _notify_lobby()
@@ -943,6 +990,39 @@ def _expire_deadlines(table: Table, now) -> None:
     else:
         _update_timer_due(table)
     table.save(update_fields=TABLE_MOVE_FIELDS)
+
+
+# ---------------------------------------------------------------- reactions
+
+# The quick reactions a person may send at a table for people (their words: the pages').
+REACTIONS = ("hello", "nice", "oops", "thanks", "think", "gg")
+# At most this many reactions per person in this many seconds.
+REACTION_LIMIT, REACTION_WINDOW = 3, 10
+
+
+def react(code, user, key) -> None:
+    """A quick reaction from a seated person, shown to everyone at the table for a moment.
+    Not state: nothing is stored but the rate limit's count."""
+    if not isinstance(key, str) or key not in REACTIONS:
+        raise Refused("bad_reaction")
+    table = get_table(code)
+    seat = seat_of(table, user)
+    if seat is None or not table.shared:
+        raise Refused("not_seated")
+    try:
+        ratelimit.take(ratelimit.Limit.of("react", str(user.pk), REACTION_LIMIT, REACTION_WINDOW))
+    except ratelimit.Exceeded as e:
+        raise Refused("too_fast") from e
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            realtime.table_group(str(table.code)),
+            {"type": "table.reaction", "seat": seat, "key": key},
+        )
+    except Exception as e:  # noqa: BLE001 - a reaction is news, not state
+        log.warning("could not send a reaction at table %s: %r", table.code, e)
 
 
 # ---------------------------------------------------------------- presence

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import messages, services
 from games.registry import table_game
@@ -52,11 +53,29 @@ def board_context(table, user, selected=()) -> dict:
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
         context["people"] = {
+            "reactions": reaction_labels() if seat is not None else {},
             "autoplay": own is not None and own.autoplay and not own.left,
             "watchers": summary.watchers,
             "turn_due": summary.turn_due_at,
+            "again": _successor(table, user),
         }
     return context
+
+
+def _successor(table, user) -> dict | None:
+    """After a match of people, the new match its players were asked to: where this viewer
+    stands in it (seated, invited, or neither)."""
+    nxt = table.successor
+    if nxt is None:
+        return None
+    seats = list(nxt.seats.all())
+    return {
+        "code": nxt.code,
+        "invite": nxt.invite,
+        "waiting": nxt.status == nxt.Status.WAITING,
+        "seated": any(s.user_id == user.pk for s in seats),
+        "invited": any(s.reserved_for_id == user.pk for s in seats),
+    }
 
 
 def waiting_context(table, summary, seat, user) -> dict:
@@ -190,7 +209,37 @@ TABLE_COMMANDS = {
         code, user, _seat_index(data), data.get("choice")
     ),
     "take_back": lambda code, user, data: services.take_back(code, user),
+    "react": lambda code, user, data: services.react(code, user, data.get("key")),
+    "again": lambda code, user, data: services.play_again(code, user),
 }
+
+
+def reaction_labels() -> dict[str, str]:
+    """The words of each quick reaction, in the active language."""
+    return {
+        "hello": "👋 " + _("Hello!"),
+        "nice": "👍 " + _("Well played!"),
+        "oops": "😅 " + _("Oops!"),
+        "thanks": "🙏 " + _("Thanks!"),
+        "think": "🤔 " + _("Let me think…"),
+        "gg": "🤝 " + _("Good game!"),
+    }
+
+
+def reaction(code, seat, key, language: str) -> str:
+    """A reaction's bubble for one socket, in its language (the seat's name is public)."""
+    with translation.override(language):
+        try:
+            table = services.get_table(code)
+        except services.Refused:
+            return ""
+        names = summarize(table).names()
+        if seat not in names or key not in services.REACTIONS:
+            return ""
+        return render_to_string(
+            "games/_reaction.html",
+            {"name": names[seat]["name"], "label": reaction_labels()[key], "seat": seat},
+        )
 
 
 def handle(code, user, language: str, data: dict, game: str | None = None):

@@ -5,7 +5,8 @@
  * - the invitation link is shown absolute and copied with one click;
  * - the turn timer counts down to the deadline the server set (the server acts on it, this
  *   only shows it);
- * - a player whose tab is in the background sees in its title that it is their turn.
+ * - a player whose tab is in the background sees in its title that it is their turn;
+ * - quick reactions show as bubbles for a few seconds.
  */
 (function () {
   "use strict";
@@ -67,6 +68,24 @@
       document.execCommand("copy");
       done();
     }
+  });
+
+  // A reaction's bubble stays a few seconds; a chosen reaction closes its menu.
+  function fadeReactions() {
+    var bubbles = document.querySelectorAll("#reactions .reaction:not([data-fading])");
+    for (var i = 0; i < bubbles.length; i++) {
+      (function (el) {
+        el.dataset.fading = "1";
+        setTimeout(function () { el.remove(); }, 4000);
+      })(bubbles[i]);
+    }
+    var menus = document.querySelectorAll(".react-menu[open]");
+    for (var j = 0; j < menus.length; j++) if (menus[j].querySelector(".is-sending")) menus[j].open = false;
+  }
+  document.addEventListener("htmx:wsAfterMessage", fadeReactions);
+  document.addEventListener("submit", function (evt) {
+    var menu = evt.target.closest && evt.target.closest(".react-menu");
+    if (menu) menu.open = false;
   });
 
   document.addEventListener("DOMContentLoaded", afterBoard);

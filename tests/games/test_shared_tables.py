@@ -480,3 +480,96 @@ def test_the_stale_guest_cleanup_never_deletes_a_match_another_person_played():
     call_command("delete_stale_guests", "--days", "30")
     assert not get_user_model().objects.filter(pk=guest.pk).exists()
     assert Table.objects.filter(pk=table.pk).exists()
+
+
+# ---------------------------------------------------------------- over the sockets
+
+
+async def _frames_until(comm, predicate, limit=30):
+    """Frames from ``comm`` until one satisfies ``predicate``: all of them."""
+    seen = []
+    for _ in range(limit):
+        seen.append(await comm.receive_from(timeout=10))
+        if predicate(seen[-1]):
+            return seen
+    raise AssertionError("the expected frame never came")
+
+
+async def test_two_people_over_their_sockets_see_each_other_react_and_move():
+    from asgiref.sync import sync_to_async
+
+    from tests.games.test_consumers import connect
+
+    table, ren, mia = await sync_to_async(two_people)("doudizhu")
+    a = await connect(ren, table)
+    await a.receive_from(timeout=10)
+    b = await connect(mia, table)
+    await b.receive_from(timeout=10)
+    # ren's page learns that mia is here.
+    await _frames_until(a, lambda h: 'data-testid="presence-1"' in h and "presence--connected" in h)
+
+    await a.send_json_to({"action": "react", "key": "nice"})
+    for comm in (a, b):
+        frames = await _frames_until(comm, lambda h: 'data-testid="reaction"' in h)
+        assert "Well played!" in frames[-1] and "ren" in frames[-1]
+    for _ in range(2):
+        await a.send_json_to({"action": "react", "key": "gg"})
+    await a.send_json_to({"action": "react", "key": "gg"})
+    await _frames_until(a, lambda h: "Not so fast" in h)
+    await a.send_json_to({"action": "react", "key": "<script>"})
+    await _frames_until(a, lambda h: "not one of the table" in h)
+
+    # Whoever is to move moves; the other sees the new version, never the mover's cards.
+    await sync_to_async(services.run_bots)(table.code)
+    t = await sync_to_async(fresh)(table)
+    engine = table_game("doudizhu").engine
+    state = engine.from_json(t.state)
+    mover = engine.to_move(state)[0]
+    comms, people = {0: a, 1: b}, {0: ren, 1: mia}
+    assert mover in comms
+    other = 1 - mover
+    action = engine.legal_actions(state, mover)[0]
+    frame = {**table_game("doudizhu").frame_for(action), "version": str(t.version)}
+    await comms[mover].send_json_to(frame)
+    hidden = set(engine.observation(state, mover)["hand"])
+    frames = await _frames_until(
+        comms[other], lambda h: f'data-version="{t.version}"' not in h and 'id="board"' in h
+    )
+    assert not (set(CARD.findall("".join(frames))) & hidden)
+    assert people[mover]  # the mover acted as themselves
+
+    # mia closes her page: ren's page shows her reconnecting.
+    await b.disconnect()
+    await _frames_until(a, lambda h: "presence--reconnecting" in h)
+    await a.disconnect()
+
+
+def test_play_again_invites_the_same_people_to_the_same_seats():
+    table, ren, mia = two_people("doudizhu", spectators=True, turn_seconds=60)
+    with pytest.raises(services.Refused) as refused:
+        services.play_again(table.code, mia)
+    assert refused.value.code == "match_not_over"
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    nxt = services.play_again(table.code, mia)  # mia asks first: she hosts the next one
+    assert services.play_again(table.code, ren).pk == nxt.pk  # asked again: the same table
+    nxt = fresh(nxt)
+    assert (nxt.owner_id, nxt.spectators, nxt.turn_seconds, nxt.status) == (
+        mia.pk,
+        True,
+        60,
+        Table.Status.WAITING,
+    )
+    seats = {s.index: s for s in nxt.seats.all()}
+    assert seats[1].user_id == mia.pk and seats[0].reserved_for_id == ren.pk
+    assert seats[2].is_bot and seats[2].bot_level == "easy"
+    # Someone else cannot take ren's kept seat.
+    with pytest.raises(services.Refused) as refused:
+        services.join_table(nxt.code, user("ole"))
+    assert refused.value.code == "table_full"
+    html, _ = views_live.snapshot(table.code, ren, "en")
+    assert 'data-testid="accept-again"' in html
+    services.decline_seat(nxt.code, ren)  # ren declines: the seat is open to anyone
+    assert fresh(nxt).seats.get(index=0).reserved_for is None
+    services.set_seat(nxt.code, mia, 0, "hard")  # the host gives it to a computer player
+    services.start_match(nxt.code, mia)
+    assert fresh(nxt).is_active
