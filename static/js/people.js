@@ -21,9 +21,19 @@
     return !!(b && (b.classList.contains("is-my-turn") || b.querySelector(".turn-timer")));
   }
 
+  // The moment it becomes the player's turn: the board pulses once (no sound), and a tab in
+  // the background says so in its title.
+  var wasMyTurn = false;
   function cue() {
     var p = page();
     if (!p) return;
+    var mine = myTurn();
+    if (mine && !wasMyTurn) {
+      var b = board();
+      b.classList.add("turn-cue");
+      setTimeout(function () { b.classList.remove("turn-cue"); }, 1400);
+    }
+    wasMyTurn = mine;
     if (document.hidden && myTurn()) {
       document.title = "● " + (p.dataset.yourTurn || "") + " – " + baseTitle;
     } else if (document.title !== baseTitle) {

@@ -573,3 +573,27 @@ def test_play_again_invites_the_same_people_to_the_same_seats():
     services.set_seat(nxt.code, mia, 0, "hard")  # the host gives it to a computer player
     services.start_match(nxt.code, mia)
     assert fresh(nxt).is_active
+
+
+async def test_the_lobby_socket_hears_of_open_tables():
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from cardsite.asgi import application
+    from tests.games.test_consumers import ORIGIN, _cookie
+
+    ren = await sync_to_async(user)("ren")
+    cookie = await sync_to_async(_cookie)(ren)
+    lobby = WebsocketCommunicator(application, "/ws/de/lobby/", headers=[ORIGIN, cookie])
+    assert (await lobby.connect())[0]
+    await lobby.receive_from(timeout=10)  # "live"
+    table = await sync_to_async(services.create_shared_table)(
+        ren, "gandengyan", ["person", "person", "normal"], public=True
+    )
+    frames = await _frames_until(lobby, lambda h: 'id="open-tables"' in h)
+    assert table.invite in frames[-1] and "Offene Tische" in frames[-1]  # in the page's language
+    mia = await sync_to_async(user)("mia")
+    await sync_to_async(services.join_table)(table.code, mia)
+    frames = await _frames_until(lobby, lambda h: 'id="open-tables"' in h)
+    assert table.invite not in frames[-1]  # full: no longer listed
+    await lobby.disconnect()
