@@ -101,7 +101,10 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "heartbeat", None) is not None:
             self.heartbeat.cancel()
-            await database_sync_to_async(services.socket_closed)(self.channel_name)
+            try:
+                await database_sync_to_async(services.socket_closed)(self.channel_name)
+            except Exception:  # noqa: BLE001 - the row goes stale and the driver's sweep closes it
+                log.warning("could not record that %s closed", self.channel_name)
 
     async def _heartbeat(self):
         while True:
