@@ -597,3 +597,44 @@ async def test_the_lobby_socket_hears_of_open_tables():
     frames = await _frames_until(lobby, lambda h: 'id="open-tables"' in h)
     assert table.invite not in frames[-1]  # full: no longer listed
     await lobby.disconnect()
+
+
+def test_the_seating_commands_refuse_any_odd_input_without_a_crash():
+    """Fuzzed frames for the shared table's own commands, from the host and from a guest."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    ren, mia = user("ren"), user("mia")
+    table = services.create_shared_table(ren, "gandengyan", ["person", "person", "easy", "easy"])
+    services.join_table(table.code, mia)
+    odd = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=True),
+        st.text(max_size=30),
+        st.sampled_from(["0", "1", "3", "9", "person", "hard", "nice", "", "٣"]),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    )
+    frames = st.fixed_dictionaries(
+        {"action": st.sampled_from(["start", "seat", "take_back", "react", "again"])},
+        optional={"seat": odd, "choice": odd, "key": odd, "version": odd},
+    )
+    def seats():
+        return {s.index: (s.kind, s.user_id, s.bot_level) for s in fresh(table).seats.all()}
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(frame=frames, host=st.booleans())
+    def check(frame, host):
+        person = ren if host else mia
+        if frame["action"] == "start" and host:
+            return  # the one command that may legally change the table here
+        before = seats()
+        html, _ = views_live.handle(str(table.code), person, "de", frame)
+        assert 'id="board"' in html or "toast__msg" in html
+        if not host or frame["action"] != "seat":
+            assert seats() == before
+
+    check()
+    assert fresh(table).is_waiting
