@@ -200,22 +200,16 @@ def decision_cpu_times(level: str = "hard", deals: int = 20, seed: int = 1, **op
     }
 
 
+def _bid(html: str, rng: random.Random) -> dict:
+    # 1 is offered only while nobody has bid; a pass is always legal.
+    value = "1" if 'data-testid="bid-1"' in html and rng.random() < 0.5 else "0"
+    return {"action": "bid", "value": value}
+
+
 def load_move(html: str, rng: random.Random) -> dict | None:
     """The load client's move on this board (loadbench), or None when it is not the human's
     turn: bid pass or 1 while bidding; pass when following; lead a single card (any card is
     one)."""
     from games.bench import load
 
-    if load.offers_next_hand(html):
-        return {"action": "next"}
-    classes = load.board_classes(html)
-    if "is-my-turn" not in classes:
-        return None
-    if load.board_phase(html) == "bidding":
-        # 1 is offered only while nobody has bid; a pass is always legal.
-        value = "1" if 'data-testid="bid-1"' in html and rng.random() < 0.5 else "0"
-        return {"action": "bid", "value": value}
-    if "is-following" in classes:
-        return {"action": "pass"}
-    cards = load.playable_cards(html)
-    return {"action": "play", "cards": [rng.choice(cards)]} if cards else None
+    return load.pass_or_lead(html, rng, phases={"bidding": _bid})

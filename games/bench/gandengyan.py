@@ -76,22 +76,16 @@ def legal_scenarios(rng: random.Random, count: int) -> dict[str, list[tuple]]:
     }
 
 
+def _lead(cards: list[str], rng: random.Random) -> list[str]:
+    """Any non-joker is a single; holding only jokers, all of them (the joker bomb, or the
+    last-card exception)."""
+    plain = [c for c in cards if c not in JOKERS]
+    return [rng.choice(plain)] if plain else cards
+
+
 def load_move(html: str, rng: random.Random) -> dict | None:
     """The load client's move on this board (loadbench), or None when it is not the human's
-    turn: follow by passing (always legal when following); lead a single card (any non-joker
-    is one), or, holding only jokers, all of them (the joker bomb, or the last-card
-    exception)."""
+    turn: pass when following, else lead a single card (``_lead``)."""
     from games.bench import load
 
-    if load.offers_next_hand(html):
-        return {"action": "next"}
-    classes = load.board_classes(html)
-    if "is-my-turn" not in classes:
-        return None
-    if "is-following" in classes:
-        return {"action": "pass"}
-    cards = load.playable_cards(html)
-    plain = [c for c in cards if c not in JOKERS]
-    if plain:
-        return {"action": "play", "cards": [rng.choice(plain)]}
-    return {"action": "play", "cards": cards} if cards else None
+    return load.pass_or_lead(html, rng, lead=_lead)

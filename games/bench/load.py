@@ -98,6 +98,35 @@ def match_finished(html: str) -> bool:
     return board_phase(html) == "over" and _NEXT_HAND not in html
 
 
+def random_single(cards: list[str], rng: random.Random) -> list[str]:
+    return [rng.choice(cards)] if cards else []
+
+
+def pass_or_lead(
+    html: str,
+    rng: random.Random,
+    lead: Callable[[list[str], random.Random], list[str]] = random_single,
+    phases: dict[str, Callable[[str, random.Random], dict]] | None = None,
+) -> dict | None:
+    """The load move of a game whose plays take several cards, or None when it is not the
+    human's turn: the next hand when offered; in a phase of ``phases`` (the board's
+    data-phase, e.g. bidding) that phase's move; pass when following (always legal then);
+    else lead the cards ``lead`` picks from the playable ones (by default one at random),
+    or nothing when it picks none."""
+    if offers_next_hand(html):
+        return {"action": "next"}
+    classes = board_classes(html)
+    if "is-my-turn" not in classes:
+        return None
+    phase_move = (phases or {}).get(board_phase(html) or "")
+    if phase_move is not None:
+        return phase_move(html, rng)
+    if "is-following" in classes:
+        return {"action": "pass"}
+    cards = lead(playable_cards(html), rng)
+    return {"action": "play", "cards": cards} if cards else None
+
+
 def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
     """The load client of every playable game: ``games.bench.<game>.load_move``, which picks
     the human's move from a board's markup (or None when it is not the human's turn)."""

@@ -12,6 +12,9 @@
  *   click(evt)       the game's own buttons: true when it handled the click;
  *   key(evt, card)   a key the arrows did not take (card: the focused hand card, or null);
  *   afterBoard()     after the page loads and after every frame, before the focus returns.
+ *
+ * A game whose plays take several cards hands over CardTable.multiSelect({signature, …}):
+ * the selection with its play form, reading chips, Play, Pass and Clear (see below).
  */
 (function () {
   "use strict";
@@ -52,8 +55,158 @@
     return hook ? hook.apply(null, Array.prototype.slice.call(arguments, 1)) : undefined;
   }
 
+  // -- Several cards to a play (Gan Deng Yan, Dou Dizhu): a tap selects or unselects a card
+  // (a dimmed one too: the server says why the play it makes is refused). The selection is
+  // the play form's hidden "cards" inputs; one that reads more than one way (the board's
+  // .readings-data, keyed by the game's signature of a selection) offers its readings as
+  // chips above the hand, and a chip plays its reading. Play (Enter on a card), Pass (P),
+  // Clear (Esc); a refused play leaves the selection as it was.
+  //   signature(codes)  the key the server writes for a selection's readings;
+  //   intercept, canTap, click, key, afterBoard (optional): the game's own, as for use();
+  //                     its click and key come after the selection's, its afterBoard after
+  //                     the selection is back in step with the new board.
+  // Returns the hooks for CardTable.use.
+  function multiSelect(own) {
+    var kept = { version: null, cards: [] }; // the selection, kept across a refused play
+
+    function selectedCodes() {
+      return cards().filter(function (b) { return b.classList.contains("is-selected"); })
+        .map(function (b) { return b.dataset.card; });
+    }
+
+    // The selections that read more than one way, with their readings (from the server).
+    function readingsOf(codes) {
+      if (!codes.length) return [];
+      var el = document.querySelector("#board .readings-data");
+      var data = {};
+      if (el) { try { data = JSON.parse(el.textContent || "{}"); } catch (e) { data = {}; } }
+      return data[own.signature(codes)] || [];
+    }
+
+    function setCombo(combo) {
+      var form = document.getElementById("play-form");
+      if (form) form.querySelector("input[name=combo]").value = combo ? JSON.stringify(combo) : "";
+    }
+
+    // Keep the form's card inputs, the Play and Clear buttons and the reading chips in step
+    // with the selection on screen.
+    function sync() {
+      var form = document.getElementById("play-form");
+      if (!form) return;
+      var codes = selectedCodes();
+      form.querySelectorAll("input[name=cards]").forEach(function (i) { i.remove(); });
+      codes.forEach(function (c) {
+        var input = document.createElement("input");
+        input.type = "hidden"; input.name = "cards"; input.value = c;
+        form.appendChild(input);
+      });
+      var b = board();
+      kept = { version: b ? b.dataset.version : null, cards: codes };
+      var play = form.querySelector("[data-play]");
+      if (play) play.disabled = codes.length === 0;
+      var clear = form.querySelector("[data-clear]");
+      if (clear) clear.hidden = codes.length === 0;
+      setCombo(null); // one reading or none: the server reads it, or says why not
+      showReadings(readingsOf(codes));
+    }
+
+    function showReadings(found) {
+      var box = document.getElementById("readings");
+      if (!box) return;
+      var chips = box.querySelector(".readings__chips");
+      chips.innerHTML = "";
+      if (found.length < 2) { box.hidden = true; return; }
+      var b = board();
+      found.forEach(function (p) {
+        var chip = document.createElement("button");
+        chip.type = "button";
+        chip.className = "reading-chip";
+        chip.dataset.combo = JSON.stringify(p.combo);
+        chip.setAttribute("data-testid", "reading");
+        chip.textContent = p.label;
+        // The reading Hint chose is marked; it is still the player who plays it.
+        var key = p.combo.kind + ":" + p.combo.low + ":" + p.combo.high;
+        if (b && b.dataset.hintCombo === key) chip.classList.add("is-suggested");
+        chips.appendChild(chip);
+      });
+      box.hidden = false;
+    }
+
+    function toggle(btn) {
+      setSelected(btn, !btn.classList.contains("is-selected"));
+      sync();
+    }
+
+    function clearSelection() {
+      cards().forEach(function (b) { setSelected(b, false); });
+      sync();
+    }
+
+    function play() {
+      var form = document.getElementById("play-form");
+      if (!form || !form.querySelector("[data-play]")) return;
+      var codes = selectedCodes();
+      if (!codes.length) { toast(page().dataset.reasonNone); return; }
+      if (readingsOf(codes).length > 1) {
+        // Several readings: the chips above the hand say which one is meant.
+        toast(page().dataset.reasonAmbiguous);
+        var first = document.querySelector("#readings .reading-chip");
+        if (first) first.focus();
+        return;
+      }
+      send(form); // one reading, or none: then the server says why, and nothing changes
+    }
+
+    function pass() {
+      var form = document.getElementById("pass-form");
+      if (form && document.querySelector("#board [data-pass]")) { clearToast(); send(form); }
+    }
+
+    return {
+      intercept: own.intercept,
+      canTap: own.canTap,
+      tap: toggle,
+      click: function (evt) {
+        var chip = evt.target.closest(".reading-chip");
+        if (chip) {
+          setCombo(JSON.parse(chip.dataset.combo));
+          send(document.getElementById("play-form"));
+          return true;
+        }
+        if (evt.target.closest("[data-play]")) { evt.preventDefault(); play(); return true; }
+        if (evt.target.closest("[data-pass]")) { pass(); return true; }
+        if (evt.target.closest("[data-clear]")) { clearSelection(); return true; }
+        return own.click ? own.click(evt) : false;
+      },
+      // Enter plays, P passes, Esc clears (Space on a card selects it, as a click).
+      key: function (evt, card) {
+        if (card && evt.key === "Enter") { evt.preventDefault(); play(); return; }
+        var typing = evt.target.closest && evt.target.closest("input, select, textarea");
+        if (!typing && !evt.ctrlKey && !evt.metaKey && !evt.altKey) {
+          if (evt.key === "p" || evt.key === "P") { pass(); return; }
+          if (evt.key === "Escape") { clearSelection(); return; }
+        }
+        if (own.key) own.key(evt, card);
+      },
+      afterBoard: function () {
+        var b = board();
+        if (!b) return;
+        var marked = cards().filter(function (c) { return c.classList.contains("is-selected"); });
+        if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
+          // A refused play: the board is unchanged, and so is the selection.
+          cards().forEach(function (c) {
+            if (kept.cards.indexOf(c.dataset.card) >= 0) setSelected(c, true);
+          });
+        }
+        sync();
+        if (own.afterBoard) own.afterBoard();
+      },
+    };
+  }
+
   window.CardTable = {
     use: function (hooks) { game = hooks; },
+    multiSelect: multiSelect,
     board: board,
     page: page,
     cards: cards,
@@ -143,7 +296,7 @@
   // 44xx, so this script owns the table's socket: its close events stop here (site.js does
   // not see them), it reconnects where the extension does not, and the extension waits with
   // the same capped backoff.
-  var REFUSALS = [4401, 4404];
+  var REFUSALS = [4401, 4403, 4404];
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var retries = new WeakMap();
 

@@ -621,6 +621,7 @@ def test_the_seating_commands_refuse_any_odd_input_without_a_crash():
         {"action": st.sampled_from(["start", "seat", "take_back", "react", "again"])},
         optional={"seat": odd, "choice": odd, "key": odd, "version": odd},
     )
+
     def seats():
         return {s.index: (s.kind, s.user_id, s.bot_level) for s in fresh(table).seats.all()}
 
