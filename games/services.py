@@ -685,6 +685,7 @@ def create_shared_table(
         raise Refused("bad_seats")
     if turn_seconds not in TURN_TIMERS:
         raise Refused("bad_timer")
+    _new_match(game_name, seats, opts)  # the engine refuses options it cannot play now
     with transaction.atomic():
         table = Table.objects.create(
             game=game_name,

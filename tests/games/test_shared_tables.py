@@ -639,3 +639,51 @@ def test_the_seating_commands_refuse_any_odd_input_without_a_crash():
 
     check()
     assert fresh(table).is_waiting
+
+
+def test_the_create_form_makes_the_table_it_shows_and_a_visitor_becomes_a_guest():
+    client = Client()
+    page = client.get("/de/tables/new/gandengyan/").content.decode()
+    assert 'name="seat1"' in page and 'name="seat3"' in page and 'data-testid="draw-winner"' in page
+    assert "kein Platz (weniger Spieler)" in page
+    response = client.post(
+        "/de/tables/new/gandengyan/",
+        {"seat1": "person", "seat2": "none", "seat3": "hard", "draw": "winner", "timer": "60"},
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/tables/{table.code}/")
+    assert table.owner.profile.is_guest and table.options == {"draw": "winner"}
+    assert [s.kind for s in table.seats.all()] == ["person", "person"]  # "none" ends the plan
+    assert (table.turn_seconds, table.public, table.spectators) == (60, False, False)
+    page = client.get(response["Location"]).content.decode()
+    assert table.short_code in page.replace(" ", "") and table.invite in page
+    # An odd timer or option is refused with the reason, and nothing is made.
+    client.post("/de/tables/new/gandengyan/", {"seat1": "person", "timer": "7"})
+    client.post("/de/tables/new/gandengyan/", {"seat1": "person", "draw": "nobody"})
+    assert Table.objects.count() == 1
+
+
+def test_the_invitation_page_seats_a_visitor_and_refuses_clearly():
+    ren = user("ren")
+    table = services.create_shared_table(ren, "doudizhu", ["person", "person", "easy"])
+    visitor = Client()
+    page = visitor.get(f"/en/join/{table.invite}/").content.decode()
+    assert "ren invites you to Dou Dizhu" in page and 'data-testid="take-seat"' in page
+    response = visitor.post(f"/en/join/{table.invite}/")
+    assert response.status_code == 302
+    assert fresh(table).seats.get(index=1).user.profile.is_guest
+    late = Client()
+    late.force_login(user("ole"))
+    response = late.post(f"/en/join/{table.invite}/")
+    assert (
+        response.status_code == 409
+        and "Every seat at this table is taken" in response.content.decode()
+    )
+    assert Client().get("/en/join/not-a-real-invitation-token/").status_code == 404
+    response = Client().post("/en/tables/join/", {"code": "zz zz zz"}, follow=True)
+    assert "No open table has that code" in response.content.decode()
+    response = Client().post("/en/tables/join/", {"code": table.short_code.lower()})
+    assert response["Location"].endswith(f"/join/{table.invite}/")
+    watcher = Client()
+    watcher.force_login(user("zoe"))
+    assert watcher.get(reverse("games:table", kwargs={"code": table.code})).status_code == 403
