@@ -1087,16 +1087,14 @@ def sweep_presence(limit: int = 50) -> int:
     return len(channels)
 
 
-def watchers(table: Table) -> int:
-    return table.presences.filter(
-        seat__isnull=True, seen_at__gte=_stale_before(timezone.now())
-    ).count()
-
-
-def presence_of(table: Table) -> dict[int, str]:
-    """Each person's seat: "connected", "reconnecting" (within their grace) or "away"."""
+def presence_of(table: Table) -> tuple[dict[int, str], int]:
+    """Each person's seat ("connected", "reconnecting" within their grace, or "away") and how
+    many watch, from one query."""
     now = timezone.now()
-    present = _present_seats(table, now)
+    rows = list(
+        table.presences.filter(seen_at__gte=_stale_before(now)).values_list("seat", flat=True)
+    )
+    present = {r for r in rows if r is not None}
     out = {}
     for seat in table.seats.all():
         if seat.kind != Seat.Kind.PERSON or seat.user_id is None:
@@ -1107,7 +1105,7 @@ def presence_of(table: Table) -> dict[int, str]:
             out[seat.index] = "reconnecting"
         else:
             out[seat.index] = "away"
-    return out
+    return out, rows.count(None)
 
 
 # ---------------------------------------------------------------- accounts that go

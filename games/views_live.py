@@ -37,7 +37,7 @@ def open_tables() -> list[dict]:
 def _summary(table):
     if not table.shared:
         return summarize(table)
-    return summarize(table, services.presence_of(table), services.watchers(table))
+    return summarize(table, *services.presence_of(table))
 
 
 def board_context(table, user, selected=()) -> dict:
@@ -57,7 +57,7 @@ def board_context(table, user, selected=()) -> dict:
             "autoplay": own is not None and own.autoplay and not own.left,
             "watchers": summary.watchers,
             "turn_due": summary.turn_due_at,
-            "again": _successor(table, user),
+            "again": _successor(table, user) if table.successor_id else None,
         }
     return context
 

@@ -13,7 +13,9 @@ human client per table (the bots move on the server). Measured, per table count 
 
 Regimes: ``human`` (GAME_PACING=1: bots paced as in play; each human acts THINK seconds after
 its turn arrives, the first turn at a random point within THINK so the tables do not move in
-lockstep) and ``closed`` (GAME_PACING=0; each human acts as soon as its turn arrives).
+lockstep), ``together`` (as human, but each table is a table for people with two human
+clients in seats 0 and 1, both at the human pace) and ``closed`` (GAME_PACING=0; each human
+acts as soon as its turn arrives).
 
 The client knows a game only through its frames: the board's ``data-version`` and
 ``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
@@ -142,6 +144,11 @@ def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
 # ---------------------------------------------------------------- figures
 
 
+# human: one person per table at a human pace; together: two people per table (a table for
+# people), both at a human pace; closed: one person per table answering at once.
+REGIMES = ("human", "together", "closed")
+
+
 def percentile(values: list[float], p: float) -> float:
     """Nearest-rank percentile (p in 0..100) of a non-empty list."""
     ordered = sorted(values)
@@ -151,7 +158,7 @@ def percentile(values: list[float], p: float) -> float:
 @dataclass
 class Measurement:
     kind: str  # "site" or "bare"
-    regime: str  # "human" or "closed"
+    regime: str  # "human", "together" (two people per table, both human-paced) or "closed"
     tables: int
     seconds: float = 0.0  # the measuring window
     actions: int = 0  # applied moves in the window
@@ -217,7 +224,9 @@ def summary(results: list[Measurement], repeat: int) -> str:
         f"{'act/s':>9}{'bare/s':>9}{'bare.med':>9}{'ratio':>7}{'cpu':>7}{'bare.cpu':>9}"
         f"{'cpu.ratio':>10}",
     ]
-    keys = sorted({(m.regime, m.tables) for m in results}, key=lambda k: (k[0] != "human", k[1]))
+    keys = sorted(
+        {(m.regime, m.tables) for m in results}, key=lambda k: (REGIMES.index(k[0]), k[1])
+    )
     for regime, tables in keys:
         site = [m for m in results if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
@@ -278,6 +287,28 @@ def make_players(game: str, level: str, count: int, tag: str) -> list[Player]:
         user = get_user_model().objects.create_user(f"loadbench-{tag}-{i}")
         table = services.create_table(user, game, level)
         players.append(Player(user.pk, _session_key(user), str(table.code)))
+    return players
+
+
+def make_pairs(game: str, level: str, count: int, tag: str) -> list[Player]:
+    """``count`` tables for people, each with two new signed-in users (seats 0 and 1) and
+    computer players in the other seats, started: two human clients per table."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.registry import table_game
+
+    seats = table_game(game).info.default_seats
+    players = []
+    for i in range(count):
+        host, guest = (
+            get_user_model().objects.create_user(f"loadbench-{tag}-{i}-{who}") for who in ("a", "b")
+        )
+        plan = ["person", "person"] + [level] * (seats - 2)
+        table = services.create_shared_table(host, game, plan)
+        services.join_table(table.code, guest)
+        services.start_match(table.code, host)
+        players += [Player(u.pk, _session_key(u), str(table.code)) for u in (host, guest)]
     return players
 
 
@@ -648,8 +679,8 @@ class Config:
             raise ValueError(f"--processes must be between 1 and {MAX_PROCESSES}")
         if not 1 <= self.repeat <= MAX_REPEAT:
             raise ValueError(f"--repeat must be between 1 and {MAX_REPEAT}")
-        if any(r not in ("human", "closed") for r in self.regimes):
-            raise ValueError("regimes are human and closed")
+        if any(r not in REGIMES for r in self.regimes):
+            raise ValueError(f"regimes are {', '.join(REGIMES)}")
         self.urls = [check_url(u) for u in self.urls]
         several = len(self.urls) > 1 or (not self.urls and self.processes > 1)
         if several and "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
@@ -690,7 +721,7 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
     try:
         for rep in range(config.repeat):
             for regime in config.regimes:
-                pacing = regime == "human"
+                pacing = regime != "closed"
                 # Tables created here schedule their first bot move with this process's setting.
                 settings.GAME_PACING = pacing
                 with _servers(config, pacing, log_dir) as servers:
@@ -721,7 +752,8 @@ def _servers(config: Config, pacing: bool, log_dir: Path) -> Iterator[Servers]:
 
 
 def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurement]:
-    players = make_players(config.game, config.level, n, f"{tag}-{regime}-{n}")
+    make = make_pairs if regime == "together" else make_players
+    players = make(config.game, config.level, n, f"{tag}-{regime}-{n}")
     created += players
 
     def replace(player):
@@ -733,13 +765,14 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
             players,
             regime=regime,
             seconds=config.seconds,
-            think=config.think if regime == "human" else 0.0,
+            think=config.think if regime != "closed" else 0.0,
             policy=policy,
             replace=replace,
             pids=servers.pids,
         )
     )
-    site.actions = count_actions(codes, wall0, wall1)
+    site.tables = n  # "together": two clients per table
+    site.actions = count_actions(sorted(set(codes)), wall0, wall1)
     out(site.line())
     measured = [site]
     if config.bare and regime == "closed":

@@ -103,3 +103,37 @@ def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
     assert gandengyan_move(leading, rng) == {"action": "play", "cards": ["7S"]}
     assert gandengyan_move(following, rng) == {"action": "pass"}
     assert gandengyan_move(waiting, rng) is None
+
+
+@pytest.mark.slow
+def test_the_together_regime_plays_two_people_per_table(tmp_path):
+    with fresh_database(tmp_path) as env:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "loadbench",
+                "--game",
+                "doudizhu",
+                "--tables",
+                "2",
+                "--seconds",
+                "4",
+                "--think",
+                "0.2",
+                "--regime",
+                "together",
+                "--log-dir",
+                str(tmp_path / "logs"),
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        out = done.stdout
+        line = re.search(r"^together tables=2\s+site .* \(n=(\d+)\).* stalls 0 ", out, re.M)
+        assert line and int(line.group(1)) > 0, out
+        assert re.search(r"^together\s+2\s+" + NUMBER, out, re.M), out

@@ -358,11 +358,11 @@ def test_a_timer_survives_a_restart():
 def test_a_player_away_longer_than_the_grace_is_played_for(settings):
     table, ren, mia = two_people("gongzhu")
     services.socket_opened(table.code, mia, "chan-mia")
-    assert services.presence_of(fresh(table))[1] == "connected"
-    assert services.presence_of(fresh(table))[0] == "away"  # ren has no socket open
+    assert services.presence_of(fresh(table))[0][1] == "connected"
+    assert services.presence_of(fresh(table))[0][0] == "away"  # ren has no socket open
     services.socket_closed("chan-mia")
     table = fresh(table)
-    assert services.presence_of(table)[1] == "reconnecting"
+    assert services.presence_of(table)[0][1] == "reconnecting"
     due = Seat.objects.get(table=table, index=1).away_due_at
     assert due is not None and table.timer_due_at == due
     # Back within the grace: nothing happens.
@@ -375,14 +375,14 @@ def test_a_player_away_longer_than_the_grace_is_played_for(settings):
     _expire(table, "timer_due_at")
     services.play_due_bot_move(table.code)
     assert Seat.objects.get(table=table, index=1).autoplay
-    assert services.presence_of(fresh(table))[1] == "away"
+    assert services.presence_of(fresh(table))[0][1] == "away"
 
 
 def test_a_socket_of_a_dead_process_goes_stale_and_is_swept(settings):
     table, ren, mia = two_people("gongzhu")
     services.socket_opened(table.code, mia, "chan-dead")
     Presence.objects.update(seen_at=timezone.now() - timedelta(seconds=600))
-    assert services.presence_of(fresh(table))[1] == "away"
+    assert services.presence_of(fresh(table))[0][1] == "away"
     assert services.sweep_presence() == 1
     assert not Presence.objects.exists()
     assert Seat.objects.get(table=table, index=1).away_due_at is not None

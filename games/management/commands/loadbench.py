@@ -46,7 +46,12 @@ class Command(BaseCommand):
             default=1,
             help="daphne processes to start (several need REDIS_URL)",
         )
-        parser.add_argument("--regime", choices=["human", "closed", "both"], default="both")
+        parser.add_argument(
+            "--regime",
+            choices=["human", "together", "closed", "both", "all"],
+            default="both",
+            help="both: human and closed; all: human, together and closed",
+        )
         parser.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
         parser.add_argument("--repeat", type=int, default=1, help="runs; medians are reported")
         parser.add_argument(
@@ -72,7 +77,9 @@ class Command(BaseCommand):
             tables=_counts(opts["tables"]),
             seconds=opts["seconds"],
             processes=opts["processes"],
-            regimes=["human", "closed"] if opts["regime"] == "both" else [opts["regime"]],
+            regimes={"both": ["human", "closed"], "all": list(load.REGIMES)}.get(
+                opts["regime"], [opts["regime"]]
+            ),
             level=opts["level"],
             repeat=opts["repeat"],
             urls=opts["url"],
