@@ -101,9 +101,23 @@ TEMPLATES = [
 # Database: SQLite by default (WAL, immediate transactions so concurrent writers wait for
 # the lock instead of failing with "database is locked"); PostgreSQL from DATABASE_URL.
 # CONN_MAX_AGE=0: under ASGI each request runs in a fresh thread, persistent connections leak.
+# On PostgreSQL, psycopg's connection pool instead (bounded, DB_POOL_SIZE per process): a
+# database call borrows a connection and gives it back, so no call opens a new session; a
+# connection broken by a database restart is checked and replaced before it is lent.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Health checks: the pool checks a connection before lending it (Django passes
+        # psycopg_pool's check_connection).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": envint("DB_POOL_SIZE", 8),
+            # A call waits this long for a connection: while the database is away, the
+            # player is told within seconds (not after a long hang).
+            "timeout": 2,
+        }
 else:
     DATABASES = {
         "default": {
@@ -192,6 +206,8 @@ LANGUAGE_COOKIE_NAME = "django_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "Europe/Berlin"
+# One date format per language, on every page (cardsite/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["cardsite.formats"]
 USE_I18N = True
 USE_TZ = True
 
