@@ -108,6 +108,31 @@ async def _drop_idle_connections(layer) -> None:
             await client.connection_pool.disconnect(inuse_connections=False)
 
 
+async def _cancellable(coro):
+    """Await ``coro`` in a task of its own, so that cancelling the caller always ends the wait.
+
+    A consumer that ends cancels its pending ``receive``. When that cancellation lands while
+    channels-redis is opening a Redis connection, redis-py's ``asyncio.wait_for`` around the
+    handshake swallows it (Python 3.11, bpo-42130 – fixed in 3.12) and the receive goes on
+    with its blocking pops for good: the consumer never finishes, and daphne, which waits for
+    every application on SIGTERM, never exits. So the caller stops waiting at once, and the
+    task is cancelled again until it has ended.
+    """
+    task = asyncio.ensure_future(coro)
+    try:
+        await asyncio.wait([task])
+    except asyncio.CancelledError:
+        _cancel_until_done(task)
+        raise
+    return task.result()
+
+
+def _cancel_until_done(task: asyncio.Future) -> None:
+    if not task.done():
+        task.cancel()
+        asyncio.get_running_loop().call_later(0.1, _cancel_until_done, task)
+
+
 class KeptLayer:
     """A consumer's view of the channel layer that does not fail while the layer is away.
 
@@ -128,7 +153,7 @@ class KeptLayer:
         delays = _backoff()
         while True:
             try:
-                return await self.inner.receive(channel)
+                return await _cancellable(self.inner.receive(channel))
             except LAYER_ERRORS as e:
                 await self._lost(e)
             await asyncio.sleep(next(delays))
