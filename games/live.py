@@ -90,6 +90,31 @@ class _Outage:
 _outages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+class _Process:
+    """This server process's live sockets, and whether it is draining: after a SIGTERM
+    (``cardsite.shutdown``) it takes no new socket and ``/readyz`` says 503."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet = weakref.WeakSet()
+        self.draining = False
+
+
+PROCESS = _Process()
+
+
+def draining() -> bool:
+    return PROCESS.draining
+
+
+def start_draining() -> None:
+    PROCESS.draining = True
+
+
+def live_sockets() -> int:
+    """Consumers of this process still running (connecting, open, or finishing a handler)."""
+    return len(PROCESS.sockets)
+
+
 async def _drop_idle_connections(layer) -> None:
     """Disconnect the idle connections of channels-redis' pool on this loop.
 
@@ -216,14 +241,24 @@ class LayerOutageMixin:
             sources.append(self.channel_receive)
         outage = _Outage.here()
         outage.consumers.add(self)
+        PROCESS.sockets.add(self)
         try:
             await await_many_dispatch(sources, self.dispatch)
         except StopConsumer:
             pass
         finally:
+            PROCESS.sockets.discard(self)
             outage.consumers.discard(self)
             if self._recovery is not None:
                 self._recovery.cancel()
+
+    async def websocket_connect(self, message):
+        if PROCESS.draining:
+            # This process is shutting down: refuse the handshake (the page sees 1006, which the
+            # htmx extension retries) so the socket opens on another process.
+            await self.close()
+            return
+        await super().websocket_connect(message)
 
     async def dispatch(self, message):
         try:
