@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels' router.
 
-The health endpoints (``/healthz``, ``/readyz``) are answered before Django.
+The health endpoints (``/healthz``, ``/readyz``) are answered before Django; under daphne a
+SIGTERM drains the process before it stops (``cardsite.shutdown``).
 """
 
 import os
@@ -15,6 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from cardsite import shutdown  # noqa: E402
 from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -26,3 +28,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+shutdown.install()
