@@ -1,4 +1,8 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels' router."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels' router.
+
+The health endpoints (``/healthz``, ``/readyz``) are answered before Django; under daphne a
+SIGTERM drains the process before it stops (``cardsite.shutdown``).
+"""
 
 import os
 
@@ -12,13 +16,17 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from cardsite import shutdown  # noqa: E402
+from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": HealthChecks(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
+
+shutdown.install()

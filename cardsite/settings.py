@@ -268,4 +268,8 @@ AWAY_GRACE_SECONDS = envint("AWAY_GRACE_SECONDS", 45)
 PRESENCE_HEARTBEAT_SECONDS = envint("PRESENCE_HEARTBEAT_SECONDS", 20)
 PRESENCE_STALE_SECONDS = envint("PRESENCE_STALE_SECONDS", 60)
 
+# A SIGTERM (a restart) closes the sockets with "reconnect" and waits this long at most for
+# them, and the moves they are applying, to finish before the process stops.
+SHUTDOWN_GRACE_SECONDS = envint("SHUTDOWN_GRACE_SECONDS", 15)
+
 CSRF_FAILURE_VIEW = "cardsite.views.csrf_failure"

@@ -90,6 +90,31 @@ class _Outage:
 _outages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+class _Process:
+    """This server process's live sockets, and whether it is draining: after a SIGTERM
+    (``cardsite.shutdown``) it takes no new socket and ``/readyz`` says 503."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet = weakref.WeakSet()
+        self.draining = False
+
+
+PROCESS = _Process()
+
+
+def draining() -> bool:
+    return PROCESS.draining
+
+
+def start_draining() -> None:
+    PROCESS.draining = True
+
+
+def live_sockets() -> int:
+    """Consumers of this process still running (connecting, open, or finishing a handler)."""
+    return len(PROCESS.sockets)
+
+
 async def _drop_idle_connections(layer) -> None:
     """Disconnect the idle connections of channels-redis' pool on this loop.
 
@@ -106,6 +131,31 @@ async def _drop_idle_connections(layer) -> None:
     for client in list(getattr(loop_layer, "_connections", {}).values()):
         with contextlib.suppress(Exception):
             await client.connection_pool.disconnect(inuse_connections=False)
+
+
+async def _cancellable(coro):
+    """Await ``coro`` in a task of its own, so that cancelling the caller always ends the wait.
+
+    A consumer that ends cancels its pending ``receive``. When that cancellation lands while
+    channels-redis is opening a Redis connection, redis-py's ``asyncio.wait_for`` around the
+    handshake swallows it (Python 3.11, bpo-42130 – fixed in 3.12) and the receive goes on
+    with its blocking pops for good: the consumer never finishes, and daphne, which waits for
+    every application on SIGTERM, never exits. So the caller stops waiting at once, and the
+    task is cancelled again until it has ended.
+    """
+    task = asyncio.ensure_future(coro)
+    try:
+        await asyncio.wait([task])
+    except asyncio.CancelledError:
+        _cancel_until_done(task)
+        raise
+    return task.result()
+
+
+def _cancel_until_done(task: asyncio.Future) -> None:
+    if not task.done():
+        task.cancel()
+        asyncio.get_running_loop().call_later(0.1, _cancel_until_done, task)
 
 
 class KeptLayer:
@@ -128,7 +178,7 @@ class KeptLayer:
         delays = _backoff()
         while True:
             try:
-                return await self.inner.receive(channel)
+                return await _cancellable(self.inner.receive(channel))
             except LAYER_ERRORS as e:
                 await self._lost(e)
             await asyncio.sleep(next(delays))
@@ -191,14 +241,24 @@ class LayerOutageMixin:
             sources.append(self.channel_receive)
         outage = _Outage.here()
         outage.consumers.add(self)
+        PROCESS.sockets.add(self)
         try:
             await await_many_dispatch(sources, self.dispatch)
         except StopConsumer:
             pass
         finally:
+            PROCESS.sockets.discard(self)
             outage.consumers.discard(self)
             if self._recovery is not None:
                 self._recovery.cancel()
+
+    async def websocket_connect(self, message):
+        if PROCESS.draining:
+            # This process is shutting down: refuse the handshake (the page sees 1006, which the
+            # htmx extension retries) so the socket opens on another process.
+            await self.close()
+            return
+        await super().websocket_connect(message)
 
     async def dispatch(self, message):
         try:
