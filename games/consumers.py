@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -34,6 +35,27 @@ CLOSE_NOT_FOUND = 4404
 # A real frame (a move, its cards and htmx's headers) is well under 2 KB: a larger one is
 # refused before it is parsed, so a megabyte of text costs a length check, not a parse.
 MAX_FRAME_CHARS = 16 * 1024
+
+
+# Read requests per socket: a burst of this many, then this many per second.
+READS_BURST, READS_PER_SECOND = 8, 4.0
+
+
+class TokenBucket:
+    """A per-socket rate limit that costs no database trip."""
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def read_frame(text_data: str | None) -> dict:
@@ -62,6 +84,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.code = table_code(self.scope)
         self.rendered = -1
         self.rendering = False
+        self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
         self.pending = False
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -116,6 +139,16 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
 
     async def receive(self, text_data=None, bytes_data=None):
         data = read_frame(text_data)
+        if data.get("action") == "read":
+            # A read request (what the selection is as a play): answered with one line, and
+            # only as often as a person selects cards; beyond that, dropped.
+            if self.reads.take():
+                html = await database_sync_to_async(views_live.read)(
+                    self.code, self.scope["user"], self.language(), data
+                )
+                if html and not getattr(self, "gone", False):
+                    await self.send(text_data=html)
+            return
         frame = await database_sync_to_async(views_live.handle)(
             self.code, self.scope["user"], self.language(), data, self.game
         )

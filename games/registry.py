@@ -87,6 +87,15 @@ class TableGame:
             context["bots_moving"] = False
         return context
 
+    @property
+    def reads_selections(self) -> bool:
+        """The game's plays take several cards and it reads a selection live (the optional
+        ``presenter.reading(view, cards)``)."""
+        return bool(self.hooks) and hasattr(self.hooks["presenter"], "reading")
+
+    def read_selection(self, view: dict, cards: list) -> str:
+        return self.hooks["presenter"].reading(view, cards) if self.reads_selections else ""
+
     def action_from_frame(self, data: dict) -> dict | None:
         return self.hooks["frames"].action(data)
 

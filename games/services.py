@@ -112,8 +112,9 @@ def view_for(table: Table, seat: int | None, state=None) -> dict:
     return view
 
 
-def hint_for(table: Table, seat: int) -> dict | None:
-    """Normal's choice for ``seat`` (the player's Hint); never applied."""
+def hint_for(table: Table, seat: int, n: int = 0) -> dict | None:
+    """A suggestion for ``seat`` (the player's Hint); never applied. The first press gets
+    Normal's choice, each further press (``n``) the next legal action, round and round."""
     import importlib
 
     game = table_game(table.game).engine
@@ -121,7 +122,12 @@ def hint_for(table: Table, seat: int) -> dict | None:
     if seat not in game.to_move(state):
         return None
     bots = importlib.import_module(f"games.bots.{table.game}")
-    return bots.hint(game.observation(state, seat), game.legal_actions(state, seat))
+    legal = game.legal_actions(state, seat)
+    first = bots.hint(game.observation(state, seat), legal)
+    if not n:
+        return first
+    order = [first] + [a for a in legal if a != first]
+    return order[n % len(order)]
 
 
 # ---------------------------------------------------------------- writing

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games import messages, services
 from games.registry import table_game
 from games.summary import summarize
-from games.tables.common import LEVEL_CHOICES
+from games.tables.common import LEVEL_CHOICES, frame_cards
 
 
 def open_tables() -> list[dict]:
@@ -48,8 +48,10 @@ def board_context(table, user, selected=()) -> dict:
     if not table.seed:  # waiting for people, or closed before its match began
         return waiting_context(table, summary, seat, user)
     view = services.view_for(table, seat)
-    context = table_game(table.game).present(summary, view, seat, selected)
+    gspec = table_game(table.game)
+    context = gspec.present(summary, view, seat, selected)
     context["waiting"] = False
+    context["multi_card"] = gspec.reads_selections
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
         context["people"] = {
@@ -161,6 +163,23 @@ def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str
         return _board(table, user, selected=selected, toast=toast)
 
 
+def read(code, user, language: str, data: dict) -> str:
+    """A read request: what the player's selected cards are as a play now, in words. Not a
+    move: no version, nothing changes, only the reading's line is sent back."""
+    with translation.override(language):
+        try:
+            table = services.get_table(code)
+        except services.Refused:
+            return ""
+        seat = services.seat_of(table, user)
+        gspec = table_game(table.game)
+        if seat is None or not table.seed or not gspec.reads_selections:
+            return ""
+        cards = frame_cards(data.get("cards"))
+        text = gspec.read_selection(services.view_for(table, seat), cards)
+        return render_to_string("games/combo/_reading.html", {"text": text, "oob": True})
+
+
 def _toast_only(code: str, params=None) -> tuple[str, int]:
     return render_to_string("games/_toast.html", {"message": messages.refusal(code, params)}), -1
 
@@ -193,6 +212,15 @@ def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
         # A reading sent as JSON text (``frame_combo``) nested deeper than the parser goes:
         # the frame's own size cap still lets that through.
         return None
+
+
+def _small_number(value) -> int:
+    """A count a page sends (how often Hint was pressed): 0 unless a small whole number."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
+        return int(value)
+    return (
+        value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1000 else 0
+    )
 
 
 def _seat_index(data) -> int | None:
@@ -265,7 +293,7 @@ def handle(code, user, language: str, data: dict, game: str | None = None):
                 seat = services.seat_of(table, user)
                 if seat is None:
                     raise services.Refused("not_seated")
-                hint = services.hint_for(table, seat)
+                hint = services.hint_for(table, seat, _small_number(data.get("n")))
                 if hint is None:
                     raise services.Refused("not_your_turn")
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])

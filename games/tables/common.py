@@ -141,3 +141,40 @@ def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:
         }
         for s, row in enumerate(view["result"]["breakdown"])
     ]
+
+
+def selection_reading(view: dict, cards: list, legal: list, readings, label) -> str:
+    """What a selection of the player's own cards is as a play now, in words: the play(s)
+    it would be, or why it cannot be one. From the seat's own view: its ``legal`` actions
+    (the engine's, as the observation lists them) and the engine's context-free
+    ``readings``; nothing else is looked at.
+
+    ``label`` names a combination ("pair of 9s"). A selection holding a card the seat does
+    not hold reads as nothing (the page only sends its own cards).
+    """
+    cards = [c for c in cards[:60] if isinstance(c, str)]
+    if not cards:
+        return ""
+    if not set(cards) <= set(view.get("hand") or []):
+        return str(_("Not a play."))
+    own = sorted(cards)
+    fits = [
+        a["combo"] for a in legal if a.get("type") == "play" and sorted(a.get("cards") or []) == own
+    ]
+    if fits:
+        return str(_(" or ").join(label(c) for c in fits))
+    found = [c.to_dict() for c in readings(cards)]
+    if not found:
+        return str(_("Not a combination."))
+    words = _(" or ").join(label(c) for c in found)
+    if not any(a.get("type") in ("play", "pass") for a in legal):
+        return str(words)  # not the player's turn to play: what it is, no more
+    if view.get("table"):
+        return str(
+            _("%(play)s – cannot beat %(table)s")
+            % {
+                "play": words,
+                "table": label(view["table"]["combo"]),
+            }
+        )
+    return str(_("%(play)s – cannot be led now") % {"play": words})

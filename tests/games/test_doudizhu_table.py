@@ -276,3 +276,76 @@ def test_the_settings_page_replaces_the_match(user):
     url = reverse("games:play_now", kwargs={"game": "doudizhu"})
     html = client.get(url + f"?replaces={table.code}").content.decode()
     assert f'value="{table.code}"' in html and 'value="10" checked' in html
+
+
+SELECTED = re.compile(r'class="hand__card[^"]*is-selected[^"]*"\s+data-card="(\w\w)"')
+
+
+def _reading(table, user, cards, lang="en"):
+    html = views_live.read(str(table.code), user, lang, {"action": "read", "cards": cards})
+    m = re.search(r'id="selection-reading"[^>]*hx-swap-oob="innerHTML">([^<]*)</p>', html)
+    assert m, html
+    return m.group(1)
+
+
+def test_a_selection_is_read_live_by_the_engine(user):
+    table = landlord_table(user)
+    state = state_of(table)
+    before = (table.state, table.version)
+    legal = [a for a in GAME.legal_actions(state, 0) if a["type"] == "play"]
+    for play in legal[:: max(1, len(legal) // 8)]:
+        words = _reading(table, user, play["cards"])
+        assert present.combo_label(play["combo"]) in words, (play, words)
+    # Three singles of different ranks in a row of gaps are no combination.
+    by_rank = {}
+    for c in state.hands[0]:
+        by_rank.setdefault(present.rank_of(c), c)
+    ranks = [r for r in present.ORDER if r in by_rank]
+    gappy = [by_rank[r] for r in ranks[::3]][:3]
+    if len(gappy) == 3 and not ({"BJ", "RJ"} >= {present.rank_of(c) for c in gappy[1:]}):
+        assert _reading(table, user, gappy) == "Not a combination."
+    others = [c for s, h in enumerate(state.hands) if s != 0 for c in h]
+    assert _reading(table, user, [others[0]]) == "Not a play."
+    assert _reading(table, user, [state.hands[0][0]], "de").startswith("Einzel")
+    table.refresh_from_db()
+    assert (table.state, table.version) == before  # a read is no move
+    stranger = get_user_model().objects.create_user("ole", password="x")
+    assert views_live.read(str(table.code), stranger, "en", {"cards": [others[0]]}) == ""
+
+
+def test_hint_suggests_the_next_play_on_each_further_press(user):
+    table = landlord_table(user)
+    state = state_of(table)
+    legal = GAME.legal_actions(state, 0)
+    seen = []
+    for n in range(3):
+        html = send(table, user, {"action": "hint", "n": str(n)})
+        seen.append(tuple(sorted(SELECTED.findall(html))))
+    assert len(legal) >= 3 and len(set(seen)) == 3, seen
+    table.refresh_from_db()
+    assert seen[0] and GAME.to_move(state_of(table)) == GAME.to_move(state)  # never plays
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_read_requests_are_answered_at_a_persons_pace_and_no_faster():
+    from asgiref.sync import sync_to_async
+
+    from games.consumers import READS_BURST
+    from tests.games.test_consumers import connect
+
+    mei = await sync_to_async(get_user_model().objects.create_user)("mei2", password="x")
+    table = await sync_to_async(services.create_table)(mei, "doudizhu", "easy")
+    state = await sync_to_async(state_of)(table)
+    comm = await connect(mei, table)
+    await comm.receive_from(timeout=10)
+    for _ in range(READS_BURST * 3):
+        await comm.send_json_to({"action": "read", "cards": [state.hands[0][0]]})
+    answers = 0
+    while not await comm.receive_nothing(timeout=0.5):
+        answer = await comm.receive_from()
+        if 'id="board"' in answer:
+            continue  # the bots' moves, meanwhile
+        assert 'id="selection-reading"' in answer
+        answers += 1
+    assert READS_BURST <= answers < READS_BURST * 2  # the rest were dropped
+    await comm.disconnect()

@@ -15,8 +15,9 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.engine.doudizhu import readings
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, result_rows
+from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, result_rows, selection_reading
 from games.tables.doudizhu.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
@@ -304,3 +305,9 @@ def _result(view, names, seat, winner, table) -> dict:
 def trick_closed(before: dict, after: dict) -> bool:
     """Two passes in a row: the round closed (the last seat to play leads again)."""
     return bool(before.get("table")) and not after.get("table")
+
+
+def reading(view: dict, cards: list) -> str:
+    """A selection in words, read live as the player selects (``games.tables.common``)."""
+    legal = view.get("legal_actions") or []
+    return selection_reading(view, cards, legal, readings, combo_label)

@@ -15,9 +15,18 @@ from django.utils.translation import gettext as _
 
 from games.engine.base import Combo
 from games.engine.cards import JOKERS
+from games.engine.gandengyan import readings
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, rank_short, result_rows
+from games.tables.common import (
+    LEVEL_CHOICES,
+    Card,
+    HandCard,
+    Play,
+    rank_short,
+    result_rows,
+    selection_reading,
+)
 from games.tables.gandengyan.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
@@ -374,3 +383,9 @@ def _result(view, names, seat) -> dict:
 def trick_closed(before: dict, after: dict) -> bool:
     """Everyone else passed: the trick closed (its draws follow)."""
     return bool(before.get("trick")) and not after.get("trick")
+
+
+def reading(view: dict, cards: list) -> str:
+    """A selection in words, read live as the player selects (``games.tables.common``)."""
+    legal = view.get("legal") or []
+    return selection_reading(view, cards, legal, readings, combo_label)
