@@ -111,9 +111,12 @@ def match_context(table: Table, user) -> dict:
     }
 
 
-def replay_steps(table: Table, number: int):
+def replay_steps(table: Table, number: int, deals: list | None = None):
     """The hand rebuilt from seed and log: a list of (seat, action, public view) per move,
-    or None when the rebuilt deal or the engine version disagree with the record."""
+    or None when the rebuilt deal or the engine version disagree with the record.
+
+    ``deals``: if given, filled with the hand's deals as dealt – the record's, then each new
+    deal after one was thrown in (an engine with ``deals_in_hand``: Dou Dizhu's all-pass)."""
     gspec = table_game(table.game)
     game = gspec.engine
     hands = {h.number: h for h in table.hands.all()}
@@ -132,9 +135,17 @@ def replay_steps(table: Table, number: int):
         if game.dealt(state) != hands[n].deal:
             return None
         steps = []
+        count = getattr(game, "deals_in_hand", None)
+        dealt = count(state) if count else 1
+        if deals is not None and n == number:
+            deals[:] = [hands[n].deal]
         for entry in by_hand.get(n, []):
             state = game.apply(state, entry.seat, entry.action)
             steps.append((entry.seat, entry.action, game.public_view(state)))
+            if count and count(state) > dealt:
+                dealt = count(state)
+                if deals is not None and n == number:
+                    deals.append(game.dealt(state))
         if n == number:
             return steps
     return None
@@ -156,12 +167,21 @@ def replay_context(table: Table, number: int, user) -> dict | None:
     }
     if hand.ended_at is None:
         return context  # a hand in progress: nothing hidden is shown
-    context["deal"] = [
-        {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
-        for s, cards in enumerate(hand.deal["hands"])
-    ]
-    steps = replay_steps(table, number)
+    deals: list = []
+    steps = replay_steps(table, number, deals)
     context["verified"] = steps is not None
+
+    def shown(deal):
+        return [
+            {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
+            for s, cards in enumerate(deal["hands"])
+        ]
+
+    # The deal that was played; deals thrown in before it (everyone passed) are listed apart.
+    played = deals[-1] if deals else hand.deal
+    context["deal"] = shown(played)
+    context["thrown_in"] = [shown(d) for d in deals[:-1]]
+    hand.deal = played  # what the game's replay reads (the record itself is not changed)
     # Without a trustworthy replay (the rules code changed since), the record as logged.
     context.update(table_game(table.game).present_replay(summary, hand, steps, names))
     return context

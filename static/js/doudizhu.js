@@ -15,8 +15,19 @@
     return codes.map(rankOf).sort(function (a, b) { return ORDER.indexOf(a) - ORDER.indexOf(b); }).join("");
   }
 
+  // A bomb or the rocket gets a short flare, once per play (not again on the next frame).
+  var flared = null;
+  function flare() {
+    var play = document.querySelector("#board [data-boom]");
+    if (!play || play.dataset.boom === flared) return;
+    flared = play.dataset.boom;
+    play.classList.add("is-flaring");
+    setTimeout(function () { play.classList.remove("is-flaring"); }, 1200);
+  }
+
   T.use(T.multiSelect({
     signature: signature,
+    afterBoard: flare,
     // While bidding the cards are only looked at.
     canTap: function (btn) {
       if (btn.closest(".hand").dataset.bidding === "1") {

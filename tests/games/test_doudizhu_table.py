@@ -349,3 +349,47 @@ async def test_read_requests_are_answered_at_a_persons_pace_and_no_faster():
         answers += 1
     assert READS_BURST <= answers < READS_BURST * 2  # the rest were dropped
     await comm.disconnect()
+
+
+def test_a_thrown_in_deal_is_in_the_replay_and_the_deal_played_is_shown(user):
+    """Three people at one table all pass: the deal is thrown in; the replay of the finished
+    hand lists that deal apart and shows the hands and kitty of the deal that was played."""
+    from games.models import Seat
+
+    people = [user] + [
+        get_user_model().objects.create_user(n, password="x") for n in ("lin", "ren")
+    ]
+    table = services.create_table(user, "doudizhu", "easy", {"hands": 1})
+    for i in (1, 2):
+        Seat.objects.filter(table=table, index=i).update(kind="person", user=people[i])
+    first = state_of(table)
+    rng = random.Random(4)
+    passes = 0
+    for _ in range(300):
+        state = state_of(table)
+        if GAME.hand_over(state):
+            break
+        seat = GAME.to_move(state)[0]
+        legal = GAME.legal_actions(state, seat)
+        if state.phase == "bidding" and passes < 3:
+            action = next(a for a in legal if a["type"] == "bid" and a["value"] == 0)
+            passes += 1
+        else:
+            action = rng.choice(legal)
+        table.refresh_from_db()
+        services.submit_action(table.code, people[seat], action, table.version)
+    assert GAME.hand_over(state_of(table)) and state_of(table).redeals == 1
+    client = Client()
+    client.force_login(user)
+    html = client.get(
+        reverse("games:replay", kwargs={"code": table.code, "number": 1})
+    ).content.decode()
+    assert 'data-testid="thrown-in-deals"' in html and "1 deal was thrown in" in html
+    thrown, played = html.split("The deal</h2>", 1)
+    assert set(first.hands[0]) <= set(CARD.findall(thrown))  # the first deal, listed apart
+    from games.engine.doudizhu.state import deal
+
+    hands, kitty = deal(int(table.seed), first.deal_number + 1)  # the deal that was played
+    shown_kitty = re.search(r'data-testid="replay-kitty">(.*?)</p>', played, re.S).group(1)
+    assert set(CARD.findall(shown_kitty)) == set(kitty)
+    assert set(hands[0]) <= set(CARD.findall(played.split('data-testid="replay-kitty"')[0]))

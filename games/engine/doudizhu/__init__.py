@@ -54,5 +54,10 @@ class DouDizhu:
         data = state.to_json(match)
         return {"hands": [list(h) for h in data["hands"]], "kitty": list(data["kitty"])}
 
+    def deals_in_hand(self, match) -> int:
+        """Deals so far in the current hand: 1, and one more for each deal thrown in when
+        everyone passed (optional contract method; ``dealt`` then shows the newest deal)."""
+        return match.redeals + 1
+
 
 game = register(DouDizhu())

@@ -159,6 +159,11 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     if over:
         last = [e for e in plays if e.get("cards")]
         on_table = play_of(last[-1], names) if last else None
+    # A bomb or the rocket just played gets its moment (the page animates it once per play).
+    played = [e for e in plays if e.get("cards")]
+    boom = ""
+    if played and not over and (played[-1].get("combo") or {}).get("kind") in ("bomb", "rocket"):
+        boom = played[-1]["combo"]["kind"] if table_play else ""
     if bidding:
         phase = "bidding"
     elif over:
@@ -175,6 +180,8 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "opponents": [s for s in seats if s["position"] != "bottom"],
         "me": next(s for s in seats if s["position"] == "bottom"),
         "on_table": on_table,
+        "boom": boom,
+        "plays_count": len(plays),
         "hand": hand,
         "hand_wraps": len(hand) > 10,
         "my_turn": my_turn,
