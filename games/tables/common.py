@@ -157,13 +157,19 @@ def selection_reading(view: dict, cards: list, legal: list, readings, label) -> 
         return ""
     if not set(cards) <= set(view.get("hand") or []):
         return str(_("Not a play."))
-    own = sorted(cards)
-    fits = [
-        a["combo"] for a in legal if a.get("type") == "play" and sorted(a.get("cards") or []) == own
+    # The engine lists legal plays up to suit: a selection fits one if it reads as the same
+    # combination (or is exactly its cards, for the plays readings leave to legal_actions).
+    plays = [a for a in legal if a.get("type") == "play"]
+    combos = [a["combo"] for a in plays]
+    found = [c.to_dict() for c in readings(cards)]
+    fits = [c for c in found if c in combos]
+    fits += [
+        a["combo"]
+        for a in plays
+        if sorted(a.get("cards") or []) == sorted(cards) and a["combo"] not in fits
     ]
     if fits:
         return str(_(" or ").join(label(c) for c in fits))
-    found = [c.to_dict() for c in readings(cards)]
     if not found:
         return str(_("Not a combination."))
     words = _(" or ").join(label(c) for c in found)

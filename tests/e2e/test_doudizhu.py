@@ -119,6 +119,94 @@ def test_a_guest_bids_plays_a_hand_and_starts_the_next(page, site_url, site_shel
     expect(page.get_by_test_id("counter")).to_be_visible()
 
 
+def give_seat_zero(site_shell, code, cards):
+    """Move ``cards`` into seat 0's dealt hand (swapping with its highest cards), before the
+    bidding of the scene above."""
+    site_shell(
+        "from games.models import Table\n"
+        f"t = Table.objects.get(code='{code}')\n"
+        f"s = t.state\nwant = {list(cards)!r}\n"
+        "hands = [list(h) for h in s['hands']]\nkitty = list(s['kitty'])\n"
+        "spare = [c for c in hands[0] if c not in want][::-1]\n"
+        "for c in want:\n"
+        "    if c in hands[0]: continue\n"
+        "    out = spare.pop(0); hands[0].remove(out); hands[0].append(c)\n"
+        "    where = next((h for h in hands[1:] if c in h), kitty); where[where.index(c)] = out\n"
+        "s.update(hands=hands, kitty=kitty); t.state = s; t.version += 1; t.save()\n"
+    )
+
+
+def test_all_pass_is_thrown_in_on_screen_and_a_reload_mid_bidding_changes_nothing(
+    page, site_url, site_shell
+):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url)
+    seat_zero_bids(site_shell, page.url.rstrip("/").rsplit("/", 1)[-1])
+    page.reload()
+    wait_for_turn(page)
+    before = board_html(page)
+    page.reload()
+    wait_for_turn(page)
+    assert board_html(page) == before  # mid-bidding, exactly as it was
+    version = page.locator("#board").get_attribute("data-version")
+    page.get_by_test_id("bid-0").click()  # the third pass: the deal is thrown in
+    # Thrown in and dealt again: said in the centre until the first play of the new deal,
+    # and in the info strip for the rest of the hand (the computer players may bid and play
+    # on at once in this test server).
+    expect(page.get_by_test_id("redeals")).to_have_text("1 deal thrown in")
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+
+
+def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_landlord(
+    page, site_url, site_shell
+):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url)
+    code = page.url.rstrip("/").rsplit("/", 1)[-1]
+    seat_zero_bids(site_shell, code)
+    chain = ["3H", "4H", "5H", "6H", "7H"]
+    give_seat_zero(site_shell, code, chain)
+    page.reload()
+    wait_for_turn(page)
+    page.get_by_test_id("bid-3").click()  # the landlord: takes the kitty and leads
+    page.wait_for_selector("#board[data-synced].is-my-turn [data-testid=play]")
+    for card in chain[:2]:
+        page.locator(f".hand__card[data-card='{card}']").click(position=EDGE)
+    expect(page.get_by_test_id("selection-reading")).to_have_text(
+        re.compile("Not a combination|cannot")
+    )
+    for card in chain[2:]:
+        page.locator(f".hand__card[data-card='{card}']").click(position=EDGE)
+    expect(page.get_by_test_id("selection-reading")).to_have_text("chain 3–7")
+    version = page.locator("#board").get_attribute("data-version")
+    page.get_by_test_id("play").click()
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    for card in chain:  # played: out of the hand (the bots may have answered already)
+        expect(page.locator(f".hand__card[data-card='{card}']")).to_have_count(0)
+    seen = play_hand(page)
+    assert seen & {"lead", "follow"}
+    expect(page.get_by_test_id("settlement")).to_be_visible()
+
+
+def test_a_guest_who_never_bids_plays_the_hand_as_a_peasant(page, site_url, site_shell):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url)
+    # The guest passes every bid (a deal all pass on is thrown in and bid again) until a
+    # computer player has become the landlord.
+    for _ in range(30):
+        wait_for_turn(page)
+        if page.get_by_test_id("bids").is_visible():
+            version = page.locator("#board").get_attribute("data-version")
+            page.get_by_test_id("bid-0").click()
+            expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+            continue
+        break
+    expect(page.get_by_test_id("landlord-badge").first).to_be_visible()
+    expect(page.get_by_test_id("me")).not_to_have_class(re.compile("is-landlord"))
+    play_hand(page)
+    expect(page.get_by_test_id("settlement")).to_be_visible()
+
+
 SIZES = {"phone": (360, 740), "landscape": (844, 390), "desktop": (1280, 900)}
 
 
