@@ -168,6 +168,9 @@ class Measurement:
     matches: int = 0  # matches that ended (the table was replaced by a new one)
     server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
     client_cpu: float = 0.0
+    # Read requests (what a selection is as a play), sent before each play with --reads:
+    # counted apart from the actions, their own latencies.
+    reads: list[float] = field(default_factory=list)
 
     @property
     def actions_per_second(self) -> float:
@@ -201,6 +204,11 @@ class Measurement:
         if self.kind == "site":
             parts.append(
                 f"refused {self.refused} stalls {self.stalls} matches ended {self.matches}"
+            )
+        if self.reads:
+            parts.append(
+                f"reads n={len(self.reads)} median {percentile(self.reads, 50) * 1000:.1f} ms "
+                f"p95 {percentile(self.reads, 95) * 1000:.1f} ms"
             )
         return " | ".join(parts)
 
@@ -499,8 +507,10 @@ async def _human(
     result: Measurement,
     replace,
     codes: list[str],
+    reads: bool = False,
 ) -> None:
-    """One table's human: act on each turn until the window closes."""
+    """One table's human: act on each turn until the window closes (``reads``: ask what the
+    selection is as a play before each play, as a player's page does)."""
     loop = asyncio.get_running_loop()
     first_turn = True
     while True:
@@ -530,6 +540,20 @@ async def _human(
                     if run.remaining() <= 0:
                         return
                 first_turn = False
+                if reads and move.get("action") == "play" and move.get("cards"):
+                    # What a player's page asks while they select: a read, counted apart.
+                    asked = loop.time()
+                    await ws.send(json.dumps({"action": "read", "cards": move["cards"]}))
+                    while True:
+                        try:
+                            answer = await _recv(ws, STALL_SECONDS)
+                        except TimeoutError:
+                            break
+                        if 'id="selection-reading"' in answer and 'id="board"' not in answer:
+                            result.reads.append(loop.time() - asked)
+                            break
+                        html = answer if board_version(answer) is not None else html
+                    version = board_version(html) or version
                 move["version"] = str(version)
                 sent = loop.time()
                 await ws.send(json.dumps(move))
@@ -617,6 +641,7 @@ async def measure_site(
     replace,
     pids: list[int] | None = None,
     seed: int = 0,
+    reads: bool = False,
 ) -> tuple[Measurement, list[str], tuple]:
     result = Measurement("site", regime, len(players))
     run = Run(seconds, len(players))
@@ -632,6 +657,7 @@ async def measure_site(
             result,
             replace,
             codes,
+            reads,
         )
         for i, player in enumerate(players)
     ]
@@ -659,6 +685,7 @@ class Config:
     seconds: float = 10.0
     processes: int = 1
     regimes: list[str] = field(default_factory=lambda: ["human", "closed"])
+    reads: bool = False  # a read request before each play (multi-card games), counted apart
     level: str = "normal"
     repeat: int = 1
     urls: list[str] = field(default_factory=list)
@@ -769,6 +796,7 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
             policy=policy,
             replace=replace,
             pids=servers.pids,
+            reads=config.reads,
         )
     )
     site.tables = n  # "together": two clients per table

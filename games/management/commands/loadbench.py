@@ -66,6 +66,12 @@ class Command(BaseCommand):
             "--think", type=float, default=load.HUMAN_THINK, help="human pace: seconds per turn"
         )
         parser.add_argument("--no-bare", action="store_true", help="skip the bare consumer")
+        parser.add_argument(
+            "--reads",
+            action="store_true",
+            help="before each play, ask what the selection is as a play (a read request, as a "
+            "player's page does while selecting; counted apart from the actions)",
+        )
         parser.add_argument("--log-dir", type=Path, default=None, help="daphne logs go here")
         parser.add_argument(
             "--profile", type=Path, default=None, help="run daphne under cProfile into this dir"
@@ -85,6 +91,7 @@ class Command(BaseCommand):
             urls=opts["url"],
             think=opts["think"],
             bare=not opts["no_bare"],
+            reads=opts["reads"],
             log_dir=opts["log_dir"],
             profile_dir=opts["profile"],
         )
