@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from cardsite import errors
 from cardsite.logs import choose_format, logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -263,6 +264,10 @@ LOGGING = logging_config(
     level=os.environ.get("LOG_LEVEL", "WARNING"),
     actions_level=os.environ.get("ACTION_LOG_LEVEL", "INFO"),
 )
+
+# Errors to Sentry when SENTRY_DSN is set (cardsite/errors.py scrubs cards and game state).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+errors.init(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))
 
 # Metrics (Prometheus) on 127.0.0.1:METRICS_PORT (+ METRICS_PORT_OFFSET) of each daphne
 # process, off when unset (games/metrics.py; started in cardsite/asgi.py).
