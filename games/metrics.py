@@ -19,10 +19,19 @@ import time
 from collections import Counter as _Tally
 from collections.abc import Callable, Iterable
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
 from prometheus_client.core import GaugeMetricFamily
 
 log = logging.getLogger(__name__)
+
+# No "…_created" series beside every counter and histogram: Prometheus does not need them.
+disable_created_metrics()
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
