@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels' router.
 
 The health endpoints (``/healthz``, ``/readyz``) are answered before Django; under daphne a
-SIGTERM drains the process before it stops (``cardsite.shutdown``).
+SIGTERM drains the process before it stops (``cardsite.shutdown``). With ``METRICS_PORT`` set,
+the process serves its metrics on 127.0.0.1 at that port (``games.metrics``).
 """
 
 import os
@@ -19,6 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from cardsite import shutdown  # noqa: E402
 from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
+from games import metrics  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -30,3 +32,4 @@ application = ProtocolTypeRouter(
 )
 
 shutdown.install()
+metrics.serve()

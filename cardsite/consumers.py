@@ -15,6 +15,8 @@ from games.live import CLOSE_UNAUTHENTICATED, LayerOutageMixin, LocalizedConsume
 
 
 class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketConsumer):
+    socket_kind = "lobby"
+
     async def connect(self):
         await self.accept()
         user = self.scope.get("user")

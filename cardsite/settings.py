@@ -13,6 +13,9 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from cardsite import errors
+from cardsite.logs import choose_format, logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -252,12 +255,22 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# Logs: one JSON object per line in production (DEBUG off, or LOG_FORMAT=json), readable text
+# in development (cardsite/logs.py). Each player's action is one INFO line on games.actions
+# (ACTION_LOG_LEVEL=WARNING silences them); never a card of a hand, a password or a token.
+LOG_FORMAT = choose_format(os.environ.get("LOG_FORMAT"), DEBUG)
+LOGGING = logging_config(
+    LOG_FORMAT,
+    level=os.environ.get("LOG_LEVEL", "WARNING"),
+    actions_level=os.environ.get("ACTION_LOG_LEVEL", "INFO"),
+)
+
+# Errors to Sentry when SENTRY_DSN is set (cardsite/errors.py scrubs cards and game state).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+errors.init(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))
+
+# Metrics (Prometheus) on 127.0.0.1:METRICS_PORT (+ METRICS_PORT_OFFSET) of each daphne
+# process, off when unset (games/metrics.py; started in cardsite/asgi.py).
 
 # Games: bots move with pauses a person can follow; tests turn pacing off.
 GAME_PACING = envbool("GAME_PACING", True)

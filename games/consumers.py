@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games import driver, realtime, services, views_live
+from games import driver, metrics, realtime, services, views_live
 from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
@@ -79,6 +79,8 @@ def table_code(scope) -> str | None:
 
 
 class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketConsumer):
+    socket_kind = "table"
+
     async def connect(self):
         await self.accept()
         self.code = table_code(self.scope)
@@ -138,6 +140,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                 log.warning("presence heartbeat failed for %s", self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        received = time.perf_counter()
         data = read_frame(text_data)
         if data.get("action") == "read":
             # A read request (what the selection is as a play): answered with one line, and
@@ -150,9 +153,10 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                     await self.send(text_data=html)
             return
         frame = await database_sync_to_async(views_live.handle)(
-            self.code, self.scope["user"], self.language(), data, self.game
+            self.code, self.scope["user"], self.language(), data, self.game, received
         )
         await self._send_frame(frame)
+        metrics.action_latency(self.game, time.perf_counter() - received)
 
     async def table_changed(self, event):
         if event.get("refresh"):

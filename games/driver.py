@@ -18,6 +18,7 @@ import contextvars
 import logging
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
@@ -25,7 +26,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import signals
+from games import metrics, signals
 from games.bots.task import BotTask, choose
 
 log = logging.getLogger(__name__)
@@ -123,8 +124,19 @@ class Driver:
             self.running.discard(code)
 
     async def _think(self, task: BotTask) -> dict:
+        start = time.perf_counter()
         if task.level != "hard":
-            return await asyncio.to_thread(choose, task)
+            action = await asyncio.to_thread(choose, task)
+        else:
+            metrics.POOL_QUEUE.inc()  # submitted: queued or thinking in a worker
+            try:
+                action = await self._think_in_pool(task)
+            finally:
+                metrics.POOL_QUEUE.dec()
+        metrics.bot_decided(task.level, time.perf_counter() - start)
+        return action
+
+    async def _think_in_pool(self, task: BotTask) -> dict:
         loop = asyncio.get_running_loop()
         pool = self._pool()
         try:

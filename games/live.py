@@ -17,6 +17,8 @@ from django.db import InterfaceError, OperationalError
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games import metrics
+
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -100,6 +102,7 @@ class _Process:
 
 
 PROCESS = _Process()
+metrics.count_sockets_from(lambda: PROCESS.sockets)
 
 
 def draining() -> bool:
@@ -180,6 +183,7 @@ class KeptLayer:
             try:
                 return await _cancellable(self.inner.receive(channel))
             except LAYER_ERRORS as e:
+                metrics.layer_error("receive")
                 await self._lost(e)
             await asyncio.sleep(next(delays))
 
@@ -188,6 +192,7 @@ class KeptLayer:
         try:
             await self.inner.group_add(group, channel)
         except LAYER_ERRORS as e:
+            metrics.layer_error("group_add")
             await self._lost(e)  # the recovery joins it once the layer answers
 
     async def group_discard(self, group, channel):
@@ -203,6 +208,7 @@ class KeptLayer:
             try:
                 return await getattr(self.inner, method)(*args)
             except LAYER_ERRORS as e:
+                metrics.layer_error(method)
                 if attempt == SHORT_TRIES - 1:
                     log.warning("%s%s failed %d times, giving up: %s", method, args, attempt + 1, e)
                     await self._lost(e)
@@ -227,6 +233,7 @@ class LayerOutageMixin:
     """
 
     _recovery: asyncio.Task | None = None
+    socket_kind = "other"  # the metrics' label for this consumer's sockets
 
     async def __call__(self, scope, receive, send):
         # channels.consumer.AsyncConsumer.__call__ (channels 4.3), reading through a KeptLayer.
@@ -264,6 +271,7 @@ class LayerOutageMixin:
         try:
             await super().dispatch(message)
         except DATABASE_ERRORS as e:
+            metrics.database_error(self.socket_kind)
             log.warning(
                 "database unavailable in %s on %s: %s", message.get("type"), self.scope["path"], e
             )
@@ -295,12 +303,14 @@ class LayerOutageMixin:
                 for group in list(layer.joined):
                     await layer.inner.group_add(group, self.channel_name)
             except LAYER_ERRORS:
+                metrics.layer_error("rejoin")
                 continue
             break
         _Outage.here().over()
         try:
             await self.layer_restored()
         except DATABASE_ERRORS as e:
+            metrics.database_error("resync")
             log.warning("database unavailable resyncing %s: %s", self.scope["path"], e)
             await self.database_unavailable()
         except Exception:  # noqa: BLE001 - a task's error would otherwise go unseen

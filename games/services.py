@@ -13,8 +13,10 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
 import uuid
 from datetime import timedelta
+from functools import partial
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,7 +26,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from cardsite import ratelimit
-from games import realtime, signals
+from games import metrics, realtime, signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
@@ -245,9 +247,20 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
 
     game = table_game(table.game).engine
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
-    return get_bot(table.game, level).act(
+    start = time.perf_counter()
+    action = get_bot(table.game, level).act(
         game.observation(state, seat), game.legal_actions(state, seat), rng
     )
+    metrics.bot_decided(level, time.perf_counter() - start)
+    return action
+
+
+def _decide(task: BotTask) -> dict:
+    """A quick bot's choice, made here in the transaction that applies it (timed)."""
+    start = time.perf_counter()
+    action = choose_bot_action(task)
+    metrics.bot_decided(task.level, time.perf_counter() - start)
+    return action
 
 
 def _log_and_apply(table: Table, state, seat: int, action: dict):
@@ -257,6 +270,8 @@ def _log_and_apply(table: Table, state, seat: int, action: dict):
     ActionLog.objects.create(
         table=table, hand_id=table.current_hand_id, seq=table.version, seat=seat, action=action
     )
+    # Counted once it is committed (a refused or rolled-back move never is).
+    transaction.on_commit(partial(metrics.applied, table.game))
     return state
 
 
@@ -553,7 +568,7 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
             table.bot_claimed_until = now + timedelta(seconds=CLAIM_SECONDS)
             table.save(update_fields=["bot_claimed_until"])
             return task
-        state = _apply_move(table, state, task.seat, choose_bot_action(task))
+        state = _apply_move(table, state, task.seat, _decide(task))
         _play_unpaced_bots(table, state)
         return table
 
@@ -568,7 +583,7 @@ def _play_unpaced_bots(table: Table, state) -> None:
         task = _bot_task(table, state)
         if task is None or task.level not in QUICK_LEVELS:
             return
-        state = _apply_move(table, state, task.seat, choose_bot_action(task))
+        state = _apply_move(table, state, task.seat, _decide(task))
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:
@@ -587,7 +602,7 @@ def run_bots(code, limit: int = 1000) -> int:
     while moved < limit:
         result = play_due_bot_move(code, force=True)
         if isinstance(result, BotTask):
-            result = apply_bot_move(result, choose_bot_action(result))
+            result = apply_bot_move(result, _decide(result))
         if result is None:
             return moved
         moved += 1

@@ -6,13 +6,15 @@ through the services and answers with the new board, or with a translated refusa
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import messages, services
+from games import messages, metrics, services
 from games.registry import table_game
 from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES, frame_cards
@@ -270,14 +272,76 @@ def reaction(code, seat, key, language: str) -> str:
         )
 
 
-def handle(code, user, language: str, data: dict, game: str | None = None):
+# One line per frame a player sends (``handle``): which table, seat, kind of action, version,
+# outcome and how long it took. Never the frame's cards, nor anything of a hand.
+actions_log = logging.getLogger("games.actions")
+
+# The kinds of frame that are not a game's move (a move is logged by its engine type).
+COMMAND_KINDS = frozenset({"next", "fast", "level", "hint", *TABLE_COMMANDS})
+
+
+@dataclass
+class _Outcome:
+    """What ``handle`` did with one frame, for its log line and the metrics."""
+
+    game: str | None
+    kind: str = "unknown"  # a command's name or the move's engine type, never the raw text
+    outcome: str = "applied"  # or the refusal code
+    table: object = None  # the table as answered, for the seat
+
+
+def handle(code, user, language: str, data: dict, game: str | None = None, received=None):
     """One frame from the browser: a move of the game, or one of the table's own commands.
 
     ``game``: the table's game when the caller knows it (a socket learns it once, at
-    connect), which saves reading it for every move.
+    connect), which saves reading it for every move. ``received``: when the frame arrived
+    (``time.perf_counter()``), for the log line's duration; now, if not given.
+
+    A refusal is counted (``games.metrics``); every frame is logged in one line on
+    ``games.actions`` at INFO.
     """
+    received = time.perf_counter() if received is None else received
+    done = _Outcome(game)
+    frame = _handle(code, user, language, data, done)
+    if done.outcome != "applied":
+        metrics.refused(done.game, done.outcome)
+    if actions_log.isEnabledFor(logging.INFO):
+        _log_action(code, user, data, done, frame, received)
+    return frame
+
+
+def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) -> None:
+    seat = services.seat_of(done.table, user) if done.table is not None else None
+    version = _version(data)
+    answered = frame[1] if frame is not None and frame[1] >= 0 else None
+    ms = round((time.perf_counter() - received) * 1000, 2)
+    actions_log.info(
+        "table %s seat %s %s v%s: %s (%.1f ms)",
+        code,
+        seat,
+        done.kind,
+        version,
+        done.outcome,
+        ms,
+        extra={
+            "table": str(code),
+            "game": done.game,
+            "seat": seat,
+            "action": done.kind,
+            "version": version,
+            "table_version": answered,
+            "outcome": done.outcome,
+            "duration_ms": ms,
+        },
+    )
+
+
+def _handle(code, user, language: str, data: dict, done: _Outcome):
+    game = done.game
     with translation.override(language):
         kind = data.get("action")
+        if isinstance(kind, str) and kind in COMMAND_KINDS:
+            done.kind = kind
         version = _version(data)
         try:
             if kind == "next":
@@ -289,7 +353,7 @@ def handle(code, user, language: str, data: dict, game: str | None = None):
             elif isinstance(kind, str) and kind in TABLE_COMMANDS:
                 TABLE_COMMANDS[kind](code, user, data)
             elif kind == "hint":
-                table = services.get_table(code)
+                table = done.table = services.get_table(code)
                 seat = services.seat_of(table, user)
                 if seat is None:
                     raise services.Refused("not_seated")
@@ -301,14 +365,29 @@ def handle(code, user, language: str, data: dict, game: str | None = None):
             else:
                 action = _action_from_frame(code, data, game)
                 if action is None:
+                    done.outcome = "bad_frame"
                     return _toast_only("bad_frame")
+                done.kind = _move_kind(action)
                 # The table as the move left it (seats already loaded): render it as it is.
-                return _board(services.submit_action(code, user, action, version), user)
+                table = done.table = services.submit_action(code, user, action, version)
+                done.game = table.game
+                return _board(table, user)
         except services.Refused as e:
+            done.outcome = e.code
             if e.code == "no_such_table":
                 return _toast_only(e.code)
-            table = services.get_table(code)
+            table = done.table = services.get_table(code)
+            done.game = table.game
             # The board comes with the refusal, so a stale page catches up at once.
             toast = messages.refusal(e.code, e.params, table.game)
             return _board(table, user, toast=toast)
-        return _board(services.get_table(code), user)
+        table = done.table = services.get_table(code)
+        done.game = table.game
+        return _board(table, user)
+
+
+def _move_kind(action: dict) -> str:
+    """A move's engine type ("play", "bid", …) for the log: a short word of the engine's own,
+    never the frame's text (which a page could fill with anything, cards included)."""
+    kind = action.get("type")
+    return kind if isinstance(kind, str) and kind.isidentifier() and len(kind) <= 20 else "move"
