@@ -1,8 +1,9 @@
 """The lobby's live channel: proves the path from browser to server and back.
 
 It greets a signed-in player in the language of the page that opened it and pushes
-lobby-wide notices. Anonymous sockets are accepted, told to log in, and closed with 4401: a
-handshake refused before accept makes the htmx ws extension retry forever.
+lobby-wide notices. Anonymous sockets are accepted, invited to play (a game's button makes a
+guest), and closed with 4401: a handshake refused before accept makes the htmx ws extension
+retry forever.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         await self.accept()
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.send(text_data=self.render("live/_login_required.html"))
+            await self.send(text_data=self.render("live/_login_required.html", {"lobby": True}))
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.group = realtime.lobby_group()

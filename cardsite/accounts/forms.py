@@ -12,7 +12,7 @@ from cardsite.middleware import client_ip
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        label=_("E-mail (optional)"),
+        label=_("Email (optional)"),
         required=False,
         help_text=_("Only used to reset a forgotten password."),
     )

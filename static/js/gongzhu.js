@@ -1,5 +1,9 @@
 /* The Gong Zhu table: one card at a time (a tap selects it, a second tap or Play plays it),
  * and the exposure form's "Expose nothing". The rest is every table's (table.js).
+ *
+ * The exposure ticks are the player's until Confirm: kept in the tab's sessionStorage (by
+ * table and hand), they survive a reload and every new board the socket sends meanwhile. A
+ * Hint's ticks come from the server and replace them.
  */
 (function () {
   "use strict";
@@ -20,6 +24,38 @@
     T.send(form);
   }
 
+  function exposureKey() {
+    var b = T.board();
+    return "gz-expose:" + T.page().dataset.table + ":" + (b ? b.dataset.hand : "");
+  }
+
+  function store(fn) {
+    try { return fn(window.sessionStorage); } catch (e) { return null; } // private mode
+  }
+
+  function saveTicks(form) {
+    var ticked = Array.prototype.slice.call(form.querySelectorAll("input[name=cards]:checked"))
+      .map(function (c) { return c.value; });
+    store(function (s) { s.setItem(exposureKey(), JSON.stringify(ticked)); });
+  }
+
+  function restoreTicks() {
+    var form = document.getElementById("exposure-form");
+    if (!form) return;
+    var saved = store(function (s) { return s.getItem(exposureKey()); });
+    if (saved === null) return;
+    var ticked = [];
+    try { ticked = JSON.parse(saved) || []; } catch (e) { ticked = []; }
+    form.querySelectorAll("input[name=cards]").forEach(function (c) {
+      c.checked = ticked.indexOf(c.value) >= 0;
+    });
+  }
+
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("#exposure-form");
+    if (form && evt.target.name === "cards") saveTicks(form);
+  });
+
   T.use({
     canTap: function (btn) { return btn.classList.contains("is-playable"); },
     tap: function (btn) {
@@ -27,6 +63,11 @@
       else select(btn);
     },
     click: function (evt) {
+      if (evt.target.closest("#exposure-form [data-hint]")) {
+        // The Hint's ticks arrive with the next board: they replace the kept ones.
+        store(function (s) { s.removeItem(exposureKey()); });
+        return false; // table.js sends the hint
+      }
       var none = evt.target.closest("[data-expose-none]");
       if (!none) return false;
       none.form.querySelectorAll("input[name=cards]").forEach(function (c) { c.checked = false; });
@@ -34,6 +75,7 @@
     },
     // A selection made by a Hint arrives from the server already marked: keep the form in step.
     afterBoard: function () {
+      restoreTicks();
       var sel = document.querySelector("#board .hand__card.is-selected.is-playable");
       if (sel) select(sel);
     },

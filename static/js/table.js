@@ -108,6 +108,38 @@
       if (clear) clear.hidden = codes.length === 0;
       setCombo(null); // one reading or none: the server reads it, or says why not
       showReadings(readingsOf(codes));
+      askReading(codes);
+    }
+
+    // What the selection is as a play ("airplane with wings", "not a combination", "cannot
+    // beat pair of 9s"): asked of the server a moment after the selection settles (a read
+    // request, not a move), shown in #selection-reading.
+    var reading = { timer: null, asked: "", line: null };
+    function askReading(codes) {
+      clearTimeout(reading.timer);
+      var line = document.getElementById("selection-reading");
+      var key = codes.slice().sort().join(" ");
+      if (!codes.length) {
+        if (line) line.textContent = "";
+        reading.asked = "";
+        return;
+      }
+      // Asked already, and the line is still the one the answer goes to (a new board brings
+      // a new, empty line: then ask again).
+      if (key === reading.asked && line === reading.line) return;
+      reading.timer = setTimeout(function () {
+        var form = document.getElementById("read-form");
+        if (!form) return;
+        form.querySelectorAll("input[name=cards]").forEach(function (i) { i.remove(); });
+        codes.forEach(function (c) {
+          var input = document.createElement("input");
+          input.type = "hidden"; input.name = "cards"; input.value = c;
+          form.appendChild(input);
+        });
+        reading.asked = key;
+        reading.line = document.getElementById("selection-reading");
+        form.requestSubmit();
+      }, 150);
     }
 
     function showReadings(found) {
@@ -157,6 +189,20 @@
       send(form); // one reading, or none: then the server says why, and nothing changes
     }
 
+    // Options > "Pass by itself": when nothing in the hand can beat the table, pass after a
+    // moment (long enough to see why), unless the board has moved on meanwhile.
+    function autoPass() {
+      var b = board();
+      var on = false;
+      try { on = localStorage.getItem("autoPass") === "1"; } catch (e) { /* private mode */ }
+      if (!on || !b || !b.querySelector("[data-pass][data-nothing-beats]")) return;
+      var version = b.dataset.version;
+      setTimeout(function () {
+        var now = board();
+        if (now && now.dataset.version === version && now.querySelector("[data-pass][data-nothing-beats]")) pass();
+      }, 900);
+    }
+
     function pass() {
       var form = document.getElementById("pass-form");
       if (form && document.querySelector("#board [data-pass]")) { clearToast(); send(form); }
@@ -199,6 +245,7 @@
           });
         }
         sync();
+        autoPass();
         if (own.afterBoard) own.afterBoard();
       },
     };
@@ -228,6 +275,8 @@
     call("tap", btn);
   }
 
+  var hints = { version: null, n: 0 };
+
   // The capture phase: a swallowed click (the deal skipped) reaches nothing else on the page.
   document.addEventListener("click", function (evt) {
     if (call("intercept")) { evt.preventDefault(); evt.stopPropagation(); return; }
@@ -235,8 +284,21 @@
     if (btn) { tapCard(btn); return; }
     if (call("click", evt)) return;
     if (evt.target.closest("[data-hint]")) {
+      // Hint again on the same board: the next suggestion (the form's n counts the presses).
       var hf = document.getElementById("hint-form");
-      if (hf) hf.requestSubmit();
+      if (hf) {
+        var version = board() ? board().dataset.version : null;
+        hints.n = hints.version === version ? hints.n + 1 : 0;
+        hints.version = version;
+        var count = hf.querySelector("input[name=n]");
+        if (count) count.value = String(hints.n);
+        hf.requestSubmit();
+      }
+      return;
+    }
+    var auto = evt.target.closest("[data-auto-pass]");
+    if (auto) {
+      try { localStorage.setItem("autoPass", auto.checked ? "1" : "0"); } catch (e) { /* private mode */ }
       return;
     }
     if (evt.target.closest("[data-four-colour]")) {
@@ -266,12 +328,26 @@
   // without reaching for the mouse.
   function afterBoard() {
     call("afterBoard");
+    if (openSummary()) return;
     var active = document.activeElement;
     if (active && active !== document.body) return;
     var b = board();
     if (!b || !b.classList.contains("is-my-turn")) return;
     var focus = b.querySelector(".hand__card.is-selected") || b.querySelector(".hand__card.is-playable");
     if (focus) focus.focus({ preventScroll: true });
+  }
+
+  // A summary that has just opened starts at its top, the verdict in view, however long it
+  // is; its first button takes the focus without scrolling the panel to it.
+  function openSummary() {
+    var panel = document.querySelector("#board .summary__panel");
+    if (!panel || panel.dataset.opened) return false;
+    panel.dataset.opened = "1";
+    var active = document.activeElement;
+    var first = panel.querySelector(".button-row .btn");
+    if (first && (!active || active === document.body || !panel.contains(active))) first.focus({ preventScroll: true });
+    panel.scrollTop = 0;
+    return true;
   }
 
   // A board the socket sent is marked: the page's own first board can be overtaken by the
@@ -285,6 +361,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     try { if (localStorage.getItem("fourColour") === "1") document.body.classList.add("four-colour"); } catch (e) { /* ignore */ }
+    try {
+      var auto = document.querySelector("[data-auto-pass]");
+      if (auto) auto.checked = localStorage.getItem("autoPass") === "1";
+    } catch (e) { /* ignore */ }
     afterBoard();
   });
 

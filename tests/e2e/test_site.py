@@ -57,10 +57,11 @@ def test_sign_up_log_out_log_in_switch_language_and_go_live(page, site_url, arti
     expect(page.locator("h1")).to_have_text("Play Chinese card games")
 
 
-def test_anonymous_lobby_is_told_to_log_in(page, site_url):
+def test_anonymous_lobby_is_invited_to_play(page, site_url):
     page.goto(f"{site_url}/en/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "login")
-    expect(page.locator("#live-status")).to_contain_text("Log in to get live updates")
+    expect(page.locator("#live-status")).to_contain_text("Play now")
+    expect(page.locator("#live-status")).not_to_contain_text("Log in")
 
 
 def test_screenshots_desktop_and_phone(page, phone_page, site_url, artifacts_dir):

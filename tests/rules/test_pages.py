@@ -73,7 +73,7 @@ def test_the_privacy_page_names_what_the_site_stores(client, lang):
         assert word in html
     words = {
         "de": ["Benutzername", "E-Mail", "Hash", "Anzeigename", "Sprache", "Partie"],
-        "en": ["Username", "E-mail", "hash", "Display name", "language", "game"],
+        "en": ["Username", "Email", "hash", "Display name", "language", "game"],
     }[lang]
     for word in words:
         assert word in html, word

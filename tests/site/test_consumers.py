@@ -37,12 +37,13 @@ async def test_no_origin_is_refused():
     assert not connected
 
 
-async def test_anonymous_is_told_to_log_in_and_closed_with_4401():
+async def test_anonymous_is_invited_to_play_and_closed_with_4401():
     comm = WebsocketCommunicator(application, "/ws/de/lobby/", headers=[ORIGIN])
     connected, _ = await comm.connect()
     assert connected  # accepted first, so the htmx extension does not retry forever
     text = await comm.receive_from()
-    assert "Melde dich an" in text
+    assert "Jetzt spielen" in text  # a game's button makes a guest: no log-in needed
+    assert "Melde dich an" not in text
     assert 'data-state="login"' in text
     closed = await comm.receive_output()
     assert closed == {"type": "websocket.close", "code": 4401}
