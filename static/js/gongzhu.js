@@ -56,6 +56,28 @@
     if (form && evt.target.name === "cards") saveTicks(form);
   });
 
+  // A decision sent while another player decided at the same moment comes back refused as
+  // stale (the table's version moved on, though nothing this player sees changed): it is
+  // sent again, once, on the new board with the same ticks.
+  var sent = null;
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (form.id !== "exposure-form") return;
+    saveTicks(form);
+    sent = { key: exposureKey(), version: form.querySelector("input[name=version]").value, again: false };
+  }, true);
+
+  function decideAgain() {
+    var form = document.getElementById("exposure-form");
+    var b = T.board();
+    if (!sent || !form || !b) { if (!form) sent = null; return; }
+    if (sent.key !== exposureKey() || sent.again) { sent = null; return; }
+    if (form.querySelector("input[name=version]").value === sent.version) return;
+    sent.again = true;
+    T.clearToast();
+    form.requestSubmit();
+  }
+
   T.use({
     canTap: function (btn) { return btn.classList.contains("is-playable"); },
     tap: function (btn) {
@@ -71,11 +93,13 @@
       var none = evt.target.closest("[data-expose-none]");
       if (!none) return false;
       none.form.querySelectorAll("input[name=cards]").forEach(function (c) { c.checked = false; });
+      saveTicks(none.form);
       return true; // the submit goes on with no card checked
     },
     // A selection made by a Hint arrives from the server already marked: keep the form in step.
     afterBoard: function () {
       restoreTicks();
+      decideAgain();
       var sel = document.querySelector("#board .hand__card.is-selected.is-playable");
       if (sel) select(sel);
     },

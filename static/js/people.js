@@ -98,7 +98,32 @@
     if (menu) menu.open = false;
   });
 
+  // Someone's socket opening or closing (their presence) draws every board again at the same
+  // version: the card the player had selected stays selected, tapped again through the
+  // game's own script. (The multi-card tables keep their selection themselves, in table.js,
+  // which runs first; a board that comes with a selection – a Hint – is left as it is.)
+  var held = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var b = board();
+    held = b && {
+      board: b,
+      version: b.dataset.version,
+      cards: [].map.call(b.querySelectorAll(".hand__card.is-selected"), function (c) { return c.dataset.card; }),
+    };
+  });
+  function keepSelection() {
+    var h = held, b = board();
+    held = null;
+    if (!h || !h.cards.length || !b || b === h.board || b.dataset.version !== h.version) return;
+    if (!b.classList.contains("is-my-turn") || b.querySelector(".hand__card.is-selected")) return;
+    h.cards.forEach(function (code) {
+      var btn = b.querySelector('.hand__card.is-playable[data-card="' + code + '"]');
+      if (btn) btn.click();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", afterBoard);
+  document.addEventListener("htmx:wsAfterMessage", keepSelection);
   document.addEventListener("htmx:wsAfterMessage", afterBoard);
   document.addEventListener("visibilitychange", cue);
   setInterval(tick, 1000);
