@@ -169,6 +169,44 @@
       sync();
     }
 
+    // Drag across a run of cards (mouse or finger): every card passed over takes the state
+    // the first one takes, as one selection; the click that ends a drag is not a tap.
+    var drag = null;
+    function cardAt(evt) {
+      var el = document.elementFromPoint(evt.clientX, evt.clientY);
+      return el && el.closest ? el.closest("#board .combo-hand .hand__card") : null;
+    }
+    document.addEventListener("pointerdown", function (evt) {
+      drag = null;
+      var card = evt.target.closest && evt.target.closest("#board .combo-hand .hand__card");
+      if (!card || evt.button > 0) return;
+      if (card.closest(".hand").dataset.myTurn !== "1" || own.canTap && own.canTap(card) === false) return;
+      drag = { on: !card.classList.contains("is-selected"), start: card, last: card, moved: false };
+    });
+    document.addEventListener("pointermove", function (evt) {
+      if (!drag) return;
+      var card = cardAt(evt);
+      if (!card || card === drag.last) return;
+      if (!drag.moved) { drag.moved = true; setSelected(drag.start, drag.on); }
+      drag.last = card;
+      setSelected(card, drag.on);
+      evt.preventDefault();
+    });
+    document.addEventListener("pointerup", function () {
+      if (drag && drag.moved) { drag.swallowUntil = Date.now() + 100; sync(); }
+      else drag = null;
+    });
+    document.addEventListener("pointercancel", function () { drag = null; });
+    // The click that ends a drag is not a tap: stopped on the window, before the page's own
+    // click handlers (on the document) see it.
+    window.addEventListener("click", function (evt) {
+      if (drag && drag.swallowUntil && Date.now() <= drag.swallowUntil) {
+        evt.preventDefault();
+        evt.stopPropagation();
+      }
+      drag = null;
+    }, true);
+
     function clearSelection() {
       cards().forEach(function (b) { setSelected(b, false); });
       sync();

@@ -170,6 +170,21 @@ def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_land
     wait_for_turn(page)
     page.get_by_test_id("bid-3").click()  # the landlord: takes the kitty and leads
     page.wait_for_selector("#board[data-synced].is-my-turn [data-testid=play]")
+    # A drag across the first four cards selects exactly those four (one selection).
+    hand = page.locator(".hand__card")
+    run = [hand.nth(i).get_attribute("data-card") for i in range(4)]
+    boxes = [hand.nth(i).bounding_box() for i in range(4)]
+    page.mouse.move(boxes[0]["x"] + 6, boxes[0]["y"] + 14)
+    page.mouse.down()
+    for box in boxes[1:]:
+        page.mouse.move(box["x"] + 6, box["y"] + 14, steps=3)
+    page.mouse.up()
+    selected = page.locator(".hand__card.is-selected")
+    expect(selected).to_have_count(4)
+    assert sorted(selected.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(run)
+    expect(page.get_by_test_id("selection-reading")).not_to_be_empty()
+    page.keyboard.press("Escape")
+    expect(page.locator(".hand__card.is-selected")).to_have_count(0)
     for card in chain[:2]:
         page.locator(f".hand__card[data-card='{card}']").click(position=EDGE)
     expect(page.get_by_test_id("selection-reading")).to_have_text(
