@@ -11,7 +11,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast setup install browser catalogs messages static migrate lint format clean
 
+# The site's own error pages, also in development; DEBUG_TECHNICAL_ERRORS=1 make run shows
+# Django's technical pages (tracebacks, URL patterns) instead.
 run: setup
+	@echo "Open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)."
 	$(PY) -m daphne -b $(HOST) -p $(PORT) cardsite.asgi:application
 
 test: setup browser

@@ -35,17 +35,35 @@ def envlist(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = envbool("DEBUG", True)
-# The development key is only ever used with DEBUG on; production must set SECRET_KEY.
+# DEBUG=1 (the default) is development: a development key, the local host names, static
+# files served straight from static/, readable logs. DEBUG=0 is production.
+DEVELOPMENT = envbool("DEBUG", True)
+# Django's own DEBUG only shows its technical pages (a traceback for a 500, every URL pattern
+# for a 404) instead of the site's error pages: even in development, only when a developer
+# asks for them with DEBUG_TECHNICAL_ERRORS=1. Errors are logged to the console either way.
+DEBUG = DEVELOPMENT and envbool("DEBUG_TECHNICAL_ERRORS", False)
+
+# Production must name its secret key and its host names: a start without them stops here
+# with a sentence saying which (not with a 400 on every page).
+MISSING_IN_PRODUCTION = {
+    "SECRET_KEY": "SECRET_KEY must be set when DEBUG=0: a long random string, kept secret.",
+    "ALLOWED_HOSTS": (
+        "ALLOWED_HOSTS must be set when DEBUG=0: the host names the site is served under, "
+        "comma-separated (e.g. ALLOWED_HOSTS=cards.example.com)."
+    ),
+}
+if not DEVELOPMENT:
+    missing = [name for name in MISSING_IN_PRODUCTION if not envlist(name)]
+    if missing:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(" ".join(MISSING_IN_PRODUCTION[name] for name in missing))
+
+# The development key is only ever used in development.
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "django-insecure-dev-only-key-do-not-use-in-production-9c2f1e7a" if DEBUG else ""
+    "django-insecure-dev-only-key-do-not-use-in-production-9c2f1e7a"
 )
-if not SECRET_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEBUG else "")
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEVELOPMENT else "")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
 SITE_NAME = os.environ.get("SITE_NAME", "Kartenhaus")
 
@@ -222,11 +240,15 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEVELOPMENT
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
+# Development serves static/ as it is (an edit shows on reload); production serves the
+# collected, fingerprinted files of STATIC_ROOT, so collectstatic runs after switching.
+WHITENOISE_USE_FINDERS = DEVELOPMENT
+WHITENOISE_AUTOREFRESH = DEVELOPMENT
 
 # E-mail: the console by default, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -241,7 +263,7 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
 
 # Production hardening; `manage.py check --deploy` passes without warnings when DEBUG is off.
-if not DEBUG:
+if not DEVELOPMENT:
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
@@ -258,7 +280,7 @@ SESSION_COOKIE_HTTPONLY = True
 # Logs: one JSON object per line in production (DEBUG off, or LOG_FORMAT=json), readable text
 # in development (cardsite/logs.py). Each player's action is one INFO line on games.actions
 # (ACTION_LOG_LEVEL=WARNING silences them); never a card of a hand, a password or a token.
-LOG_FORMAT = choose_format(os.environ.get("LOG_FORMAT"), DEBUG)
+LOG_FORMAT = choose_format(os.environ.get("LOG_FORMAT"), DEVELOPMENT)
 LOGGING = logging_config(
     LOG_FORMAT,
     level=os.environ.get("LOG_LEVEL", "WARNING"),

@@ -39,7 +39,11 @@ CARD_RUN_RE = re.compile(
 )
 NOWRAP_RUN = 6
 # ⟨…⟩ marks what the admin still has to fill in (the operator's details on the legal pages).
+# Staff see the placeholders highlighted; the public sees "not yet provided" in their place,
+# and never a quoted block that holds one (the editors' note explaining them).
 PLACEHOLDER_RE = re.compile(r"⟨[^⟨⟩<>]*⟩")
+EDITORS_NOTE_RE = re.compile(r"<blockquote>(?:(?!</blockquote>).)*?⟨.*?</blockquote>\s*", re.DOTALL)
+PARAGRAPH_RE = re.compile(r"<p>((?:(?!</p>).)*)</p>", re.DOTALL)
 EXAMPLE_RE = re.compile(
     r"^:::[ \t]*example[ \t]+(?P<game>\w+)(?P<attrs>[^\n]*)\n(?P<text>.*?)^:::[ \t]*$",
     re.MULTILINE | re.DOTALL,
@@ -95,20 +99,12 @@ def cards_html(codes: list[str]) -> SafeString:
 def _replace_cards(fragment: str) -> str:
     """Card codes in text become cards and ⟨placeholders⟩ are highlighted; tags, attributes
     and code spans stay as they are. The text is already escaped, so matches hold no markup."""
-    out = []
-    in_code = 0
-    for part in re.split(r"(<[^>]*>)", fragment):
-        if part.startswith("<"):
-            tag = re.match(r"</?(\w+)", part)
-            if tag and tag.group(1) in ("code", "pre"):
-                in_code += -1 if part.startswith("</") else 1
-            out.append(part)
-        elif in_code:
-            out.append(part)
-        else:
-            part = PLACEHOLDER_RE.sub(r'<mark class="placeholder">\g<0></mark>', part)
-            out.append(CARD_RUN_RE.sub(_run_html, part))
-    return "".join(out)
+
+    def change(text: str) -> str:
+        text = PLACEHOLDER_RE.sub(r'<mark class="placeholder">\g<0></mark>', text)
+        return CARD_RUN_RE.sub(_run_html, text)
+
+    return _outside_code(fragment, change)
 
 
 def _run_html(match: re.Match) -> str:
@@ -145,16 +141,58 @@ def render_inline(text: str) -> SafeString:
     return mark_safe(_replace_cards(sanitize(converted, INLINE_TAGS)))
 
 
+def hide_placeholders(fragment: str) -> str:
+    """The public's view of sanitized HTML: an editors' note (a quoted block holding a
+    placeholder) goes, a paragraph of nothing but placeholders becomes one "not yet
+    provided" line, and any other placeholder the words "not yet provided"."""
+    fragment = EDITORS_NOTE_RE.sub("", fragment)
+
+    def paragraph(match: re.Match) -> str:
+        rest = PLACEHOLDER_RE.sub("", match.group(1))
+        if PLACEHOLDER_RE.search(match.group(1)) and not re.sub(r"<br\s*/?>|\s", "", rest):
+            return format_html('<p class="not-provided">{}</p>', _("Not yet provided."))
+        return match.group(0)
+
+    fragment = PARAGRAPH_RE.sub(paragraph, fragment)
+    inline = format_html('<span class="not-provided">{}</span>', _("(not yet provided)"))
+    return _outside_code(fragment, lambda text: PLACEHOLDER_RE.sub(lambda _m: inline, text))
+
+
+def _outside_code(fragment: str, change) -> str:
+    """``change`` applied to the text of ``fragment`` outside tags and code spans/blocks."""
+    out = []
+    in_code = 0
+    for part in re.split(r"(<[^>]*>)", fragment):
+        if part.startswith("<"):
+            tag = re.match(r"</?(\w+)", part)
+            if tag and tag.group(1) in ("code", "pre"):
+                in_code += -1 if part.startswith("</") else 1
+            out.append(part)
+        else:
+            out.append(part if in_code else change(part))
+    return "".join(out)
+
+
+def count_placeholders(fragment: str) -> int:
+    found = []
+    _outside_code(fragment, lambda text: found.extend(PLACEHOLDER_RE.findall(text)) or text)
+    return len(found)
+
+
 @dataclass
 class Rendered:
     html: SafeString
     toc: list[tuple[str, SafeString]] = field(default_factory=list)
     examples: int = 0
     errors: list[str] = field(default_factory=list)
+    placeholders: int = 0  # ⟨…⟩ still to fill in (shown only to staff)
 
 
-def render(text: str, toc: bool = False) -> Rendered:
-    """A page body or an FAQ answer: Markdown, sanitized, with cards and worked examples."""
+def render(text: str, toc: bool = False, placeholders: bool = True) -> Rendered:
+    """A page body or an FAQ answer: Markdown, sanitized, with cards and worked examples.
+
+    ``placeholders=False`` is the public's view: ⟨…⟩ placeholders read "not yet provided"
+    and the editors' notes about them are left out (``hide_placeholders``)."""
     nonce = uuid.uuid4().hex
     blocks: list[str] = []
     errors: list[str] = []
@@ -169,7 +207,11 @@ def render(text: str, toc: bool = False) -> Rendered:
 
     source = EXAMPLE_RE.sub(stash, text.replace("\r\n", "\n"))
     converted, tokens = _markdown(source, toc=toc)
-    safe = _replace_cards(sanitize(converted))
+    cleaned = sanitize(converted)
+    found = count_placeholders(cleaned)
+    if not placeholders:
+        cleaned = hide_placeholders(cleaned)
+    safe = _replace_cards(cleaned)
 
     def unstash(match: re.Match) -> str:
         return blocks[int(match.group(1))]
@@ -180,7 +222,7 @@ def render(text: str, toc: bool = False) -> Rendered:
         for t in tokens
         if t.get("level") == 2
     ]
-    return Rendered(mark_safe(safe), entries, len(blocks), errors)
+    return Rendered(mark_safe(safe), entries, len(blocks), errors, found)
 
 
 # Worked examples ------------------------------------------------------------------------

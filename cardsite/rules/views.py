@@ -18,10 +18,15 @@ def _show(request, slug: str, template: str):
     if found is None:
         raise Http404(slug)
     page = found.page
+    # ⟨Placeholders⟩ the editors still have to fill in: staff see them, the public reads
+    # "not yet provided".
+    staff = request.user.is_active and request.user.is_staff
     # Card names and example labels follow the page's language, also when it is a fallback.
     with translation.override(page.language):
-        body = render_markdown(page.body, toc=True)
-        faqs = [(faq, render_markdown(faq.answer).html) for faq in page.faqs.all()]
+        body = render_markdown(page.body, toc=True, placeholders=staff)
+        faqs = [
+            (faq, render_markdown(faq.answer, placeholders=staff).html) for faq in page.faqs.all()
+        ]
         points = table_rules(slug, page.language).points_html if page.is_game else []
     context = {
         "page": page,
@@ -31,6 +36,7 @@ def _show(request, slug: str, template: str):
         "fallback": found.fallback,
         "preview": preview,
         "can_edit": request.user.has_perm("rules.change_page"),
+        "staff_placeholders": staff and body.placeholders,
     }
     return render(request, template, context)
 

@@ -11,20 +11,30 @@ from django.utils.html import format_html
 register = template.Library()
 
 
-def card_html(c, small: bool = False) -> str:
-    """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label)."""
+def card_html(c, small: bool = False, labelled: bool = True) -> str:
+    """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label).
+
+    A card is an image named for screen readers (``labelled``). Inside a control that names
+    it itself (a card of the hand: a button with the name as its text) the face is only
+    drawn, hidden from screen readers, so the control's name is its text and nothing else.
+    """
     classes = "card"
     if c.suit:
         classes += f" suit-{c.suit}"
     if small:
         classes += " card--small"
+    if labelled:
+        opening = format_html(
+            '<span class="{}" data-card="{}" role="img" aria-label="{}">', classes, c.code, c.label
+        )
+    else:
+        opening = format_html(
+            '<span class="{}" data-card="{}" aria-hidden="true">', classes, c.code
+        )
     return format_html(
-        '<span class="{}" data-card="{}" role="img" aria-label="{}">'
-        '<span class="card__idx" aria-hidden="true">{}<br>{}</span>'
+        '{}<span class="card__idx" aria-hidden="true">{}<br>{}</span>'
         '<span class="card__pip" aria-hidden="true">{}</span></span>',
-        classes,
-        c.code,
-        c.label,
+        opening,
         c.rank,
         c.symbol,
         c.symbol,
@@ -32,10 +42,10 @@ def card_html(c, small: bool = False) -> str:
 
 
 @register.simple_tag
-def table_card(c, small=False):
+def table_card(c, small=False, labelled=True):
     """A card; a played card that can stand in for another (it has a ``tag``, as a joker
     played "as 9") comes in a ``played`` wrapper, which holds the tag when there is one."""
-    card = card_html(c, small)
+    card = card_html(c, small, labelled)
     tag = getattr(c, "tag", None)
     if tag is None:
         return card

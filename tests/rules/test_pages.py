@@ -63,7 +63,77 @@ def test_it_shows_the_legal_pages(client, lang, slug, heading):
     assert response.status_code == 200
     html = response.content.decode()
     assert f"<h1>{heading}</h1>" in html
-    assert "⟨" in html  # the placeholders the admin fills in are visible
+    # The defaults' placeholders are the editors' business: the public never sees them.
+    assert "⟨" not in html and "⟩" not in html
+    assert 'class="not-provided"' in html
+
+
+NOT_PROVIDED = {"en": ("Not yet provided.", "(not yet provided)"), "de": ("Noch nicht angegeben.", "(noch nicht angegeben)")}  # fmt: skip
+EDITORS_NOTE = {"en": "Note for the administrators", "de": "Hinweis für die Verwaltung"}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("slug", ["impressum", "privacy"])
+def test_the_public_reads_not_yet_provided_for_each_placeholder(client, player, lang, slug):
+    for who in (None, player):  # a visitor, and a signed-in player who is not staff
+        if who:
+            client.force_login(who)
+        html = client.get(f"/{lang}/legal/{slug}/").content.decode()
+        assert "⟨" not in html and "⟩" not in html
+        assert EDITORS_NOTE[lang] not in html
+        assert 'data-testid="placeholder-notice"' not in html
+        line, inline = NOT_PROVIDED[lang]
+        if slug == "impressum":  # the address: nothing but placeholders, one line
+            assert f'<p class="not-provided">{line}</p>' in html
+        else:  # who is responsible: a sentence with the gaps said as such
+            assert f'<span class="not-provided">{inline}</span>' in html
+        # What is no placeholder stays.
+        assert {"impressum": {"en": "Consumer dispute", "de": "Verbraucherstreit"},
+                "privacy": {"en": "sessionid", "de": "sessionid"}}[slug][lang] in html  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_staff_see_the_placeholders_and_the_editors_note(client, staff, editor, lang):
+    for who in (staff, editor):
+        client.force_login(who)
+        html = client.get(f"/{lang}/legal/impressum/").content.decode()
+        assert '<mark class="placeholder">⟨' in html
+        assert EDITORS_NOTE[lang] in html
+        assert 'data-testid="placeholder-notice"' in html
+        assert 'class="not-provided"' not in html
+
+
+def test_a_filled_in_page_shows_no_placeholder_and_no_notice(client, staff):
+    page = Page.objects.get(slug="impressum", language="en")
+    page.body = "## Contact\n\nAda Lovelace, 1 Analytical Row, London\n"
+    page.save()
+    for who in (None, staff):
+        if who:
+            client.force_login(who)
+        html = client.get("/en/legal/impressum/").content.decode()
+        assert "Ada Lovelace, 1 Analytical Row" in html
+        assert "not-provided" not in html and 'class="placeholder"' not in html
+        assert 'data-testid="placeholder-notice"' not in html
+
+
+def test_placeholders_are_recognised_by_their_angle_brackets():
+    from cardsite.rules.render import render
+
+    text = (
+        "> **Note:** fill in everything in ⟨angle brackets⟩.\n\n"
+        "⟨Name⟩  \n⟨Street⟩\n\n"
+        "> A quote without any.\n\n"
+        "Mail: ⟨a@example.org⟩, or call.\n\n"
+        "Text and `⟨code⟩` stay.\n"
+    )
+    public = str(render(text, placeholders=False).html)
+    assert "Note:" not in public and "A quote without any." in public
+    assert public.count('<p class="not-provided">') == 1
+    assert 'Mail: <span class="not-provided">(not yet provided)</span>, or call.' in public
+    assert "<code>⟨code⟩</code>" in public
+    staff = render(text)
+    assert staff.placeholders == 4
+    assert str(staff.html).count('<mark class="placeholder">') == 4
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
