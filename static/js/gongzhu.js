@@ -75,7 +75,14 @@
     if (form.querySelector("input[name=version]").value === sent.version) return;
     sent.again = true;
     T.clearToast();
-    form.requestSubmit();
+    // A moment later, on the form then on the page: the socket extension takes a new board's
+    // forms in hand after the swap (a form it has not yet would submit as a page load).
+    setTimeout(function () {
+      var now = document.getElementById("exposure-form");
+      if (!now) return;
+      if (window.htmx) window.htmx.process(now);
+      T.send(now);
+    }, 120);
   }
 
   T.use({

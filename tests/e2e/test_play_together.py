@@ -374,6 +374,28 @@ def test_two_people_and_two_computers_play_a_gong_zhu_hand(person, site_url):
     expect(b.get_by_test_id("presence-0")).to_have_class(re.compile("presence--connected"))
 
 
+def test_an_exposure_decided_on_a_page_a_moment_behind_counts_with_one_click(
+    person, site_url, site_shell
+):
+    """Another player's decision moved the table on without this page having heard (its frame
+    is still on the way): the click is refused as stale, and the page sends it again itself."""
+    a, b = person(), person()
+    code = create_table(a, site_url, "gongzhu", ["person", "normal", "normal"])
+    take_seat(b, invite_link(a))
+    seat_taken(a, 1)
+    start(a, b)
+    for page in (a, b):
+        if page.evaluate(READY) != "expose":
+            pytest.skip("this deal gave one of them nothing to expose")
+    shell_table(site_shell, code, "Table.objects.filter(pk=t.pk).update(version=t.version + 1)")
+    before = version(b)
+    b.get_by_test_id("expose-none").click()
+    expect(b.locator("#exposure-form")).to_have_count(0)
+    assert version(b) != before
+    a.get_by_test_id("expose-none").click()
+    expect(a.locator("#exposure-form")).to_have_count(0)
+
+
 def test_two_people_play_a_gan_deng_yan_round(person, site_url):
     a, b = person(), person()
     create_table(a, site_url, "gandengyan", ["person", "none", "none"])
