@@ -18,7 +18,14 @@ from playwright.sync_api import expect
 from tests.e2e.test_doudizhu import play_hand as play_doudizhu_hand
 from tests.e2e.test_doudizhu import seat_zero_bids
 from tests.e2e.test_gongzhu import play_hand as play_gongzhu_hand
-from tests.e2e.test_phone_landscape import EDGE, ORDER, code_of, gandengyan_scene, start
+from tests.e2e.test_phone_landscape import (
+    EDGE,
+    ORDER,
+    code_of,
+    gandengyan_scene,
+    gongzhu_exposure_scene,
+    start,
+)
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -147,23 +154,7 @@ def test_a_gong_zhu_table_its_exposure_and_its_summary(page, site_url, site_shel
     start(page, site_url, site_shell, "gongzhu")
     # The exposure phase of the hand as dealt (bots may have led already), the player
     # holding all four exposable cards.
-    shell(
-        site_shell,
-        "from games.models import Table, ActionLog; "
-        f"t = Table.objects.get(code='{code_of(page)}'); s = t.state; "
-        "h = t.hands.order_by('number').last(); hands = [list(x) for x in h.deal['hands']]; "
-        "want = ['AH', 'QS', 'JD', 'TC']\n"
-        "for c in want:\n"
-        "    k = next(i for i, h in enumerate(hands) if c in h)\n"
-        "    if k:\n"
-        "        give = next(x for x in hands[0] if x not in want and x != '2S')\n"
-        "        hands[0][hands[0].index(give)] = c; hands[k][hands[k].index(c)] = give\n"
-        "lead = next(i for i, h in enumerate(hands) if '2S' in h)\n"
-        "s.update(hands=hands, phase='expose', pending=[None] * 4, exposed=[[]] * 4, "
-        "first_leader=lead, leader=lead, trick=[], tricks=[], taken=[[]] * 4, led='')\n"
-        "ActionLog.objects.filter(hand=h).delete(); h.deal = {**h.deal, 'hands': hands}; h.save()\n"
-        "t.state = s; t.version += 1; t.bot_due_at = None; t.save()",
-    )
+    shell(site_shell, gongzhu_exposure_scene(code_of(page)))
     page.reload()
     page.wait_for_selector("#board[data-synced] #exposure-form")
     page.locator(".exposure__option:has(input[value=QS])").click()

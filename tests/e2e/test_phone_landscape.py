@@ -33,6 +33,27 @@ def code_of(page):
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
+def gongzhu_exposure_scene(code: str) -> str:
+    """Code for ``site_shell``: the Gong Zhu table ``code`` back at its hand's exposure phase
+    as dealt, seat 0 holding all four exposable cards (the action log of the hand cleared)."""
+    return (
+        "from games.models import Table, ActionLog; "
+        f"t = Table.objects.get(code='{code}'); s = t.state; "
+        "h = t.hands.order_by('number').last(); hands = [list(x) for x in h.deal['hands']]; "
+        "want = ['AH', 'QS', 'JD', 'TC']\n"
+        "for c in want:\n"
+        "    k = next(i for i, h in enumerate(hands) if c in h)\n"
+        "    if k:\n"
+        "        give = next(x for x in hands[0] if x not in want and x != '2S')\n"
+        "        hands[0][hands[0].index(give)] = c; hands[k][hands[k].index(c)] = give\n"
+        "lead = next(i for i, h in enumerate(hands) if '2S' in h)\n"
+        "s.update(hands=hands, phase='expose', pending=[None] * 4, exposed=[[]] * 4, "
+        "first_leader=lead, leader=lead, trick=[], tricks=[], taken=[[]] * 4, led='')\n"
+        "ActionLog.objects.filter(hand=h).delete(); h.deal = {**h.deal, 'hands': hands}; h.save()\n"
+        "t.state = s; t.version += 1; t.bot_due_at = None; t.save()"
+    )
+
+
 def start(page, site_url, site_shell, game, lang="en"):
     # Each test is a new guest, and the whole browser run comes from one address: the
     # guests-per-hour limit starts afresh, so this file's guests take none from the others.
@@ -204,22 +225,7 @@ def test_ticked_exposures_survive_a_reload(page, site_url, site_shell):
     # The scene: a fresh hand's exposure phase, the player holding all four exposable cards.
     # From the hand as dealt: a player without an exposable card has no choice to make, so
     # the bots may have led already.
-    site_shell(
-        "from games.models import Table, ActionLog; "
-        f"t = Table.objects.get(code='{code_of(page)}'); s = t.state; "
-        "h = t.hands.order_by('number').last(); hands = [list(x) for x in h.deal['hands']]; "
-        "want = ['AH', 'QS', 'JD', 'TC']\n"
-        "for c in want:\n"
-        "    k = next(i for i, h in enumerate(hands) if c in h)\n"
-        "    if k:\n"
-        "        give = next(x for x in hands[0] if x not in want and x != '2S')\n"
-        "        hands[0][hands[0].index(give)] = c; hands[k][hands[k].index(c)] = give\n"
-        "lead = next(i for i, h in enumerate(hands) if '2S' in h)\n"
-        "s.update(hands=hands, phase='expose', pending=[None] * 4, exposed=[[]] * 4, "
-        "first_leader=lead, leader=lead, trick=[], tricks=[], taken=[[]] * 4, led='')\n"
-        "ActionLog.objects.filter(hand=h).delete(); h.deal = {**h.deal, 'hands': hands}; h.save()\n"
-        "t.state = s; t.version += 1; t.bot_due_at = None; t.save()"
-    )
+    site_shell(gongzhu_exposure_scene(code_of(page)))
     page.reload()
     page.wait_for_selector("#board[data-synced] #exposure-form")
     options = page.locator(".exposure__option")
