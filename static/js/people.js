@@ -46,7 +46,7 @@
     for (var i = 0; i < timers.length; i++) {
       var left = Math.max(0, Math.round((Date.parse(timers[i].dataset.deadline) - Date.now()) / 1000));
       var m = Math.floor(left / 60), s = left % 60;
-      timers[i].textContent = "⏱ " + m + ":" + (s < 10 ? "0" : "") + s;
+      timers[i].textContent = m + ":" + (s < 10 ? "0" : "") + s;
       timers[i].classList.toggle("is-short", left <= 10);
     }
   }
