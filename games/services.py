@@ -687,6 +687,25 @@ def _changed(table: Table, fields=None) -> None:
         _notify_lobby()
 
 
+def _waiting_table(host, game_name, options, *, spectators, public, turn_seconds) -> Table:
+    """A table for people as it waits for them: no seed or deal yet, an invitation and a
+    code to read out."""
+    return Table.objects.create(
+        game=game_name,
+        options=options,
+        seed="",
+        state={},
+        status=Table.Status.WAITING,
+        owner=host,
+        shared=True,
+        spectators=bool(spectators),
+        public=bool(public),
+        turn_seconds=turn_seconds,
+        invite=secrets.token_urlsafe(18),
+        short_code=_short_code(),
+    )
+
+
 def create_shared_table(
     host,
     game_name: str,
@@ -708,19 +727,8 @@ def create_shared_table(
         raise Refused("bad_timer")
     _new_match(game_name, seats, opts)  # the engine refuses options it cannot play now
     with transaction.atomic():
-        table = Table.objects.create(
-            game=game_name,
-            options=opts,
-            seed="",
-            state={},
-            status=Table.Status.WAITING,
-            owner=host,
-            shared=True,
-            spectators=bool(spectators),
-            public=bool(public),
-            turn_seconds=turn_seconds,
-            invite=secrets.token_urlsafe(18),
-            short_code=_short_code(),
+        table = _waiting_table(
+            host, game_name, opts, spectators=spectators, public=public, turn_seconds=turn_seconds
         )
         for i, choice in enumerate(plan):
             if choice == PERSON:
@@ -904,19 +912,13 @@ def play_again(code, user) -> Table:
             raise Refused("match_not_over")
         if old.successor_id is not None:
             return old.successor
-        table = Table.objects.create(
-            game=old.game,
-            options=old.options,
-            seed="",
-            state={},
-            status=Table.Status.WAITING,
-            owner=user,
-            shared=True,
+        table = _waiting_table(
+            user,
+            old.game,
+            old.options,
             spectators=old.spectators,
             public=old.public,
             turn_seconds=old.turn_seconds,
-            invite=secrets.token_urlsafe(18),
-            short_code=_short_code(),
         )
         for seat in old.seats.all():
             if seat.is_bot:

@@ -49,7 +49,8 @@ def board_context(table, user, selected=()) -> dict:
     summary = _summary(table)
     if not table.seed:  # waiting for people, or closed before its match began
         return waiting_context(table, summary, seat, user)
-    view = services.view_for(table, seat)
+    state = services.load_state(table)
+    view = services.view_for(table, seat, state)
     gspec = table_game(table.game)
     context = gspec.present(summary, view, seat, selected)
     context["waiting"] = False
@@ -60,7 +61,8 @@ def board_context(table, user, selected=()) -> dict:
             "reactions": reaction_labels() if seat is not None else {},
             "autoplay": own is not None and own.autoplay and not own.left,
             "watchers": summary.watchers,
-            "turn_due": summary.turn_due_at,
+            # The turn timer's deadline, shown to the person it runs for (one still to move).
+            "turn_due": summary.turn_due_at if seat in gspec.engine.to_move(state) else None,
             "again": _successor(table, user) if table.successor_id else None,
         }
     return context
@@ -190,20 +192,22 @@ def _toast_only(code: str, params=None) -> tuple[str, int]:
 MAX_VERSION = 2**31 - 1
 
 
-def _version(data) -> int | None:
-    """The table version a frame was made for, or None (refused as stale where it counts).
-
-    A JSON integer, or the decimal digits the page's forms send (htmx ws-send sends form
-    values as text). Never a bool, a float (3.0, 3.5, 1e400, Infinity) or one of int()'s
-    generous readings of text (" 3", "3_0", "٣"): a move counts only for exactly the version
-    it names.
-    """
-    value = data.get("version")
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 10:
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VERSION:
+def _whole_number(value, most: int) -> int | None:
+    """A whole number from 0 to ``most`` that a frame names: a JSON integer, or the decimal
+    digits the page's forms send (htmx ws-send sends form values as text); else None. Never
+    a bool, a float (3.0, 3.5, 1e400, Infinity) or one of int()'s generous readings of text
+    (" 3", "3_0", "٣")."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value) if len(value) <= len(str(most)) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most:
         return value
     return None
+
+
+def _version(data) -> int | None:
+    """The table version a frame was made for, or None (refused as stale where it counts):
+    a move counts only for exactly the version it names."""
+    return _whole_number(data.get("version"), MAX_VERSION)
 
 
 def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
@@ -218,18 +222,11 @@ def _action_from_frame(code, data: dict, game: str | None) -> dict | None:
 
 def _small_number(value) -> int:
     """A count a page sends (how often Hint was pressed): 0 unless a small whole number."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
-        return int(value)
-    return (
-        value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1000 else 0
-    )
+    return _whole_number(value, 999) or 0
 
 
 def _seat_index(data) -> int | None:
-    value = data.get("seat")
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
-        return int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return _whole_number(data.get("seat"), 99)
 
 
 # A shared table's own commands: seating before the match, and taking a seat back.
