@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast setup install browser catalogs messages static migrate lint format clean
+.PHONY: run test test-fast production production-restart production-status production-stop setup install browser catalogs messages static migrate lint format clean
 
 # The site's own error pages, also in development; DEBUG_TECHNICAL_ERRORS=1 make run shows
 # Django's technical pages (tracebacks, URL patterns) instead.
@@ -77,3 +77,20 @@ format:
 
 clean:
 	rm -rf $(VENV) staticfiles
+
+# The production stack on one machine (README, "Production"): N daphne processes behind nginx,
+# under supervisord, on the PostgreSQL and Redis that DATABASE_URL and REDIS_URL name.
+production: setup
+	$(PY) manage.py check --deploy --fail-level WARNING
+	$(PY) -m cardsite.production start
+
+# After an update (git pull): install, catalogs, static files, migrations, then a rolling
+# restart, one daphne process at a time, each ready before the next goes.
+production-restart: setup
+	$(PY) -m cardsite.production restart
+
+production-status:
+	@$(PY) -m cardsite.production status
+
+production-stop:
+	$(PY) -m cardsite.production stop
