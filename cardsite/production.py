@@ -77,17 +77,19 @@ class Stack:
     python: str = sys.executable
 
     @classmethod
-    def from_environ(cls, environ=os.environ) -> Stack:
+    def from_environ(cls, environ=os.environ, starting: bool = True) -> Stack:
+        """The stack the environment describes; ``starting`` checks what a start needs (stop
+        and status need only ``STATE_DIR`` and the ports)."""
         missing = [n for n in ("TLS_CERTIFICATE", "TLS_CERTIFICATE_KEY") if not environ.get(n)]
-        if missing:
+        if missing and starting:
             raise StackError(
                 f"{' and '.join(missing)} must be set: the paths of the certificate (full chain)"
                 " and its key that nginx serves HTTPS with."
             )
-        if environ.get("DEBUG", "1") != "0":
+        if environ.get("DEBUG", "1") != "0" and starting:
             raise StackError("DEBUG=0 must be set for the production stack.")
         for name in ("TLS_CERTIFICATE", "TLS_CERTIFICATE_KEY"):
-            if not Path(environ[name]).is_file():
+            if starting and not Path(environ[name]).is_file():
                 raise StackError(f"{name}: no file at {environ[name]}.")
         nginx = environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
         if not Path(nginx).exists():
@@ -101,8 +103,8 @@ class Stack:
             daphne_port=_int(environ, "DAPHNE_PORT", 8001),
             http_port=_int(environ, "HTTP_PORT", 80),
             https_port=_int(environ, "HTTPS_PORT", 443),
-            certificate=Path(environ["TLS_CERTIFICATE"]).resolve(),
-            certificate_key=Path(environ["TLS_CERTIFICATE_KEY"]).resolve(),
+            certificate=Path(environ.get("TLS_CERTIFICATE", "")).resolve(),
+            certificate_key=Path(environ.get("TLS_CERTIFICATE_KEY", "")).resolve(),
             metrics_port=_int(environ, "METRICS_PORT", None),
             nginx=nginx,
             grace=_int(environ, "SHUTDOWN_GRACE_SECONDS", 15),
@@ -402,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["start", "restart", "stop", "status", "config"])
     args = parser.parse_args(argv)
     try:
-        stack = Stack.from_environ()
+        stack = Stack.from_environ(starting=args.command in ("start", "restart", "config"))
         if args.command == "config":
             stack.write()
             print(f"{stack.supervisord_conf}\n{stack.nginx_conf}")
