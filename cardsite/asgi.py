@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels' router.
 
 The health endpoints (``/healthz``, ``/readyz``) are answered before Django; under daphne a
-SIGTERM drains the process before it stops (``cardsite.shutdown``). With ``METRICS_PORT`` set,
+SIGTERM drains the process before it stops (``cardsite.shutdown``) and WebSocket frames are
+compressed when the browser offers it (``cardsite.compression``). With ``METRICS_PORT`` set,
 the process serves its metrics on 127.0.0.1 at that port (``games.metrics``).
 """
 
@@ -17,7 +18,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from cardsite import shutdown  # noqa: E402
+from cardsite import compression, shutdown  # noqa: E402
 from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 from games import metrics  # noqa: E402
@@ -32,4 +33,5 @@ application = ProtocolTypeRouter(
 )
 
 shutdown.install()
+compression.install()
 metrics.serve()

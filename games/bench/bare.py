@@ -21,9 +21,9 @@ from games.models import Table
 
 # About the size of a hand of cards: a board, thirteen buttons, their labels.
 FRAGMENT = Template(
-    '<div id="board" class="bench" data-version="{{ version }}" data-phase="play">'
+    '<div id="board" class="bench" data-version="{{ version }}" data-phase="play" data-my-turn>'
     '<div class="hand">{% for c in cards %}'
-    '<button class="hand__card is-playable" data-card="{{ c }}">{{ c }}</button>'
+    '<button class="hand__card is-playable" data-playable data-card="{{ c }}">{{ c }}</button>'
     "{% endfor %}</div></div>"
 )
 CARDS = [f"{rank}S" for rank in "23456789TJQKA"]

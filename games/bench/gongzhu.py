@@ -56,9 +56,9 @@ def load_move(html: str, rng: random.Random) -> dict | None:
 
     if load.offers_next_hand(html):
         return {"action": "next"}
-    if 'id="exposure-form"' in html:
+    if "data-exposure-form" in html:
         return {"action": "expose", "cards": []}
-    if "is-my-turn" in load.board_classes(html):
+    if "my-turn" in load.board_flags(html):
         cards = load.playable_cards(html)
         if cards:
             return {"action": "play", "card": rng.choice(cards)}

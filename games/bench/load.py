@@ -60,21 +60,29 @@ ROOT = Path(settings.BASE_DIR)
 
 # ---------------------------------------------------------------- reading frames
 
-_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
-_PHASE = re.compile(r'<div id="board"[^>]*?\bdata-phase="([a-z]+)"')
-_BOARD_CLASS = re.compile(r'<div id="board" class="([^"]*)"')
-_PLAYABLE = re.compile(r'class="hand__card is-playable[^"]*"\s+data-card="([^"]+)"')
-_NEXT_HAND = 'name="action" value="next"'
-_REFUSAL = 'class="toast__msg"'
+# Only data-* attributes are read (never classes or form fields): the board's markup may change
+# for looks without breaking the load client.
+_BOARD = re.compile(r'<div id="board"[^>]*>')
+_VERSION = re.compile(r'\bdata-version="(\d+)"')
+_PHASE = re.compile(r'\bdata-phase="([a-z]+)"')
+_PLAYABLE = re.compile(r"<button[^>]*\bdata-playable\b[^>]*>")
+_CARD = re.compile(r'\bdata-card="([^"]+)"')
+_NEXT_HAND = 'data-testid="next-hand"'
+_REFUSAL = "data-toast"
+
+
+def _board_tag(html: str) -> str:
+    m = _BOARD.search(html)
+    return m.group(0) if m else ""
 
 
 def board_version(html: str) -> int | None:
-    m = _VERSION.search(html)
+    m = _VERSION.search(_board_tag(html))
     return int(m.group(1)) if m else None
 
 
 def board_phase(html: str) -> str | None:
-    m = _PHASE.search(html)
+    m = _PHASE.search(_board_tag(html))
     return m.group(1) if m else None
 
 
@@ -86,13 +94,13 @@ def offers_next_hand(html: str) -> bool:
     return _NEXT_HAND in html
 
 
-def board_classes(html: str) -> list[str]:
-    m = _BOARD_CLASS.search(html)
-    return m.group(1).split() if m else []
+def board_flags(html: str) -> set[str]:
+    """The board's valueless data-* attributes: my-turn, following."""
+    return set(re.findall(r"\sdata-([a-z-]+)(?=[\s>])", _board_tag(html)))
 
 
 def playable_cards(html: str) -> list[str]:
-    return _PLAYABLE.findall(html)
+    return [_CARD.search(tag).group(1) for tag in _PLAYABLE.findall(html) if _CARD.search(tag)]
 
 
 def match_finished(html: str) -> bool:
@@ -117,13 +125,13 @@ def pass_or_lead(
     or nothing when it picks none."""
     if offers_next_hand(html):
         return {"action": "next"}
-    classes = board_classes(html)
-    if "is-my-turn" not in classes:
+    flags = board_flags(html)
+    if "my-turn" not in flags:
         return None
     phase_move = (phases or {}).get(board_phase(html) or "")
     if phase_move is not None:
         return phase_move(html, rng)
-    if "is-following" in classes:
+    if "following" in flags:
         return {"action": "pass"}
     cards = lead(playable_cards(html), rng)
     return {"action": "play", "cards": cards} if cards else None
@@ -171,16 +179,41 @@ class Measurement:
     # Read requests (what a selection is as a play), sent before each play with --reads:
     # counted apart from the actions, their own latencies.
     reads: list[float] = field(default_factory=list)
+    # Frames received by the acting sockets in the window: their UTF-8 payload, and the bytes
+    # that crossed the wire (smaller when the server compresses, permessage-deflate).
+    payload_bytes: int = 0
+    wire_bytes: int = 0
+
+    @property
+    def human_actions(self) -> int:
+        """Actions of the people (answered in the window); the bare consumer's are all."""
+        return len(self.latencies) if self.kind == "site" else self.actions
 
     @property
     def actions_per_second(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
     @property
+    def human_actions_per_second(self) -> float:
+        return self.human_actions / self.seconds if self.seconds else 0.0
+
+    @property
     def cpu_ms_per_action(self) -> float | None:
         if self.server_cpu is None or not self.actions:
             return None
         return self.server_cpu / self.actions * 1000
+
+    @property
+    def cpu_ms_per_human_action(self) -> float | None:
+        """Daphne's CPU per person's action, its bots' replies included."""
+        if self.server_cpu is None or not self.human_actions:
+            return None
+        return self.server_cpu / self.human_actions * 1000
+
+    def kb_per_human_action(self, wire: bool = False) -> float | None:
+        if not self.human_actions:
+            return None
+        return (self.wire_bytes if wire else self.payload_bytes) / self.human_actions / 1024
 
     def latency_ms(self, p: float) -> float | None:
         return percentile(self.latencies, p) * 1000 if self.latencies else None
@@ -193,12 +226,19 @@ class Measurement:
         parts = [
             f"{self.regime:<6} tables={self.tables:<3} {self.kind:<4}",
             f"latency ms median {ms(50)} p95 {ms(95)} p99 {ms(99)} (n={len(self.latencies)})",
-            f"actions/s {self.actions_per_second:.1f} ({self.actions} in {self.seconds:.1f} s)",
+            f"human actions/s {self.human_actions_per_second:.1f} "
+            f"(applied moves {self.actions} in {self.seconds:.1f} s)",
         ]
         if self.server_cpu is not None:
             parts.append(
                 f"server CPU {self.server_cpu / self.seconds * 100:.0f}% "
-                f"({self.cpu_ms_per_action or 0.0:.2f} ms/action)"
+                f"({self.cpu_ms_per_human_action or 0.0:.2f} ms/human action, "
+                f"{self.cpu_ms_per_action or 0.0:.2f} ms/move)"
+            )
+        if self.kind == "site" and self.human_actions:
+            parts.append(
+                f"KB/human action {self.kb_per_human_action():.1f} "
+                f"(wire {self.kb_per_human_action(wire=True):.1f})"
             )
         parts.append(f"client CPU {self.client_cpu / self.seconds * 100:.0f}%")
         if self.kind == "site":
@@ -219,18 +259,21 @@ def _median(values: list[float | None]) -> float | None:
 
 
 def summary(results: list[Measurement], repeat: int) -> str:
-    """One row per regime and table count: medians over the repeats."""
+    """One row per regime and table count: medians over the repeats. Per human action first
+    (a person's action with its bots' replies), per applied move beside it."""
 
     def fmt(v, spec=".1f"):
         return "-" if v is None else format(v, spec)
 
     rows = [
         f"medians over {repeat} run(s); latency in ms (human action -> own updated board); "
-        "ratio = site act/s / bare act/s; cpu = daphne CPU ms per applied action, "
-        "cpu.ratio = bare cpu / site cpu (the ratio if both had the CPU to themselves)",
+        "per human action (its bots' replies included): hum/s = human actions per second, "
+        "ratio = hum/s / bare act/s, cpu.h = daphne CPU ms per human action, x.bare = cpu.h / "
+        "bare CPU ms per action, KB.h and wire.h = KB of frames to the acting socket (payload, "
+        "on the wire); per applied move: mov/s, cpu.m",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
-        f"{'act/s':>9}{'bare/s':>9}{'bare.med':>9}{'ratio':>7}{'cpu':>7}{'bare.cpu':>9}"
-        f"{'cpu.ratio':>10}",
+        f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
+        f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}",
     ]
     keys = sorted(
         {(m.regime, m.tables) for m in results}, key=lambda k: (REGIMES.index(k[0]), k[1])
@@ -238,22 +281,24 @@ def summary(results: list[Measurement], repeat: int) -> str:
     for regime, tables in keys:
         site = [m for m in results if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
-        site_aps = _median([m.actions_per_second for m in site])
+        human_aps = _median([m.human_actions_per_second for m in site])
         bare_aps = _median([m.actions_per_second for m in bare])
-        ratio = site_aps / bare_aps if site_aps is not None and bare_aps else None
-        site_cpu = _median([m.cpu_ms_per_action for m in site])
+        ratio = human_aps / bare_aps if human_aps is not None and bare_aps else None
+        site_cpu = _median([m.cpu_ms_per_human_action for m in site])
         bare_cpu = _median([m.cpu_ms_per_action for m in bare])
-        cpu_ratio = bare_cpu / site_cpu if site_cpu and bare_cpu else None
+        times_bare = site_cpu / bare_cpu if site_cpu and bare_cpu else None
         rows.append(
             f"{regime:<7}{tables:>7}"
             f"{fmt(_median([m.latency_ms(50) for m in site])):>9}"
             f"{fmt(_median([m.latency_ms(95) for m in site])):>9}"
             f"{fmt(_median([m.latency_ms(99) for m in site])):>9}"
             f"{fmt(_median([len(m.latencies) for m in site]), '.0f'):>9}"
-            f"{fmt(site_aps):>9}{fmt(bare_aps):>9}"
-            f"{fmt(_median([m.latency_ms(50) for m in bare])):>9}"
-            f"{fmt(ratio, '.2f'):>7}"
-            f"{fmt(site_cpu, '.2f'):>7}{fmt(bare_cpu, '.2f'):>9}{fmt(cpu_ratio, '.2f'):>10}"
+            f"{fmt(human_aps):>8}{fmt(bare_aps):>9}{fmt(ratio, '.2f'):>7}"
+            f"{fmt(site_cpu, '.2f'):>8}{fmt(bare_cpu, '.2f'):>9}{fmt(times_bare, '.1f'):>8}"
+            f"{fmt(_median([m.kb_per_human_action() for m in site])):>7}"
+            f"{fmt(_median([m.kb_per_human_action(wire=True) for m in site])):>8}"
+            f"{fmt(_median([m.actions_per_second for m in site])):>8}"
+            f"{fmt(_median([m.cpu_ms_per_action for m in site]), '.2f'):>7}"
         )
     return "\n".join(rows)
 
@@ -478,6 +523,21 @@ def _ws_url(base: str, path: str) -> str:
     return "ws://" + base.split("://", 1)[1] + path
 
 
+def _counting_connection():
+    from websockets.asyncio.client import ClientConnection
+
+    class Counting(ClientConnection):
+        """Counts the bytes that arrive on the wire (frames compressed or not, headers)."""
+
+        wire = 0
+
+        def data_received(self, data: bytes) -> None:
+            self.wire += len(data)
+            super().data_received(data)
+
+    return Counting
+
+
 def _connect(base: str, path: str, cookie: str | None):
     from websockets.asyncio.client import connect
 
@@ -486,6 +546,8 @@ def _connect(base: str, path: str, cookie: str | None):
         _ws_url(base, path),
         origin=base,
         additional_headers=headers,
+        create_connection=_counting_connection(),
+        compression="deflate",  # what a browser offers; used if the server accepts it
         open_timeout=60,
         ping_interval=None,
         close_timeout=2,
@@ -513,10 +575,23 @@ async def _human(
     selection is as a play before each play, as a player's page does)."""
     loop = asyncio.get_running_loop()
     first_turn = True
+    seen_wire = 0
+
+    async def receive(timeout: float) -> str:
+        """The next frame; counted (payload and wire) while the window is open."""
+        nonlocal seen_wire
+        frame = await _recv(ws, timeout)
+        if run.start.is_set() and run.remaining() > 0:
+            result.payload_bytes += len(frame.encode())
+            result.wire_bytes += ws.wire - seen_wire
+        seen_wire = ws.wire
+        return frame
+
     while True:
         stalled = False
         async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
-            html = await _recv(ws, 60)
+            seen_wire = 0
+            html = await receive(60)
             if board_version(html) is None:
                 raise RuntimeError(f"no board on connecting to {player.code}: {html[:300]}")
             if not run.start.is_set():
@@ -529,7 +604,7 @@ async def _human(
                     if match_finished(html):
                         break
                     try:
-                        html = await _recv(ws, min(STALL_SECONDS, run.remaining()))
+                        html = await receive(min(STALL_SECONDS, run.remaining()))
                     except TimeoutError:
                         stalled = run.remaining() > 0
                         break
@@ -546,7 +621,7 @@ async def _human(
                     await ws.send(json.dumps({"action": "read", "cards": move["cards"]}))
                     while True:
                         try:
-                            answer = await _recv(ws, STALL_SECONDS)
+                            answer = await receive(STALL_SECONDS)
                         except TimeoutError:
                             break
                         if 'id="selection-reading"' in answer and 'id="board"' not in answer:
@@ -559,7 +634,7 @@ async def _human(
                 await ws.send(json.dumps(move))
                 while True:
                     try:
-                        html = await _recv(ws, STALL_SECONDS)
+                        html = await receive(STALL_SECONDS)
                     except TimeoutError:
                         stalled = True
                         break
@@ -816,8 +891,9 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
         out(bare.line())
         if bare.actions_per_second:
             out(
-                f"{regime:<6} tables={n:<3} ratio site/bare actions/s "
-                f"{site.actions_per_second / bare.actions_per_second:.2f}"
+                f"{regime:<6} tables={n:<3} ratio site/bare actions/s: per human action "
+                f"{site.human_actions_per_second / bare.actions_per_second:.2f}, per applied "
+                f"move {site.actions_per_second / bare.actions_per_second:.2f}"
             )
         measured.append(bare)
     return measured

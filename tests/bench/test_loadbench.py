@@ -37,16 +37,19 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
         )
         assert done.returncode == 0, done.stderr[-3000:]
         out = done.stdout
-        # The summary row: regime, tables, latency median/p95/p99, samples, actions/s, bare
-        # actions/s, bare latency median, ratio, CPU ms per action (site, bare), CPU ratio.
-        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 11) + r"\s*$", out, re.M)
+        # The summary row: regime, tables, latency median/p95/p99, samples; per human action:
+        # actions/s, bare actions/s, ratio, CPU ms (site, bare), times the bare, KB (payload,
+        # wire); per applied move: moves/s, CPU ms.
+        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 14) + r"\s*$", out, re.M)
         assert row, out
         figures = [float(v) for v in row.groups()]
         assert all(v > 0 for v in figures), out
         lat_med, lat_p95, lat_p99 = figures[:3]
         assert lat_med <= lat_p95 <= lat_p99
         assert re.search(r"^closed tables=1\s+site .* stalls 0 ", out, re.M), out
-        assert re.search(r"ratio site/bare actions/s " + NUMBER, out), out
+        assert re.search(r"ratio site/bare actions/s: per human action " + NUMBER, out), out
+        payload, wire = figures[10:12]
+        assert wire < payload / 3, out  # the frames are compressed (permessage-deflate)
 
         # The benchmark's users, tables and sessions are gone afterwards.
         left = subprocess.run(
@@ -90,15 +93,11 @@ def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
 
     rng = random.Random(1)
     hand = (
-        '<button type="button" class="hand__card is-playable" data-card="BJ"></button>'
-        '<button type="button" class="hand__card is-playable" data-card="7S"></button>'
+        '<button type="button" class="hand__card" data-playable data-card="BJ"></button>'
+        '<button type="button" class="hand__card" data-playable data-card="7S"></button>'
     )
-    leading = (
-        '<div id="board" class="gdy-board seats-3 phase-play is-my-turn" data-version="4">' + hand
-    )
-    following = (
-        '<div id="board" class="gdy-board seats-3 phase-play is-my-turn is-following">' + hand
-    )
+    leading = '<div id="board" class="gdy-board" data-version="4" data-my-turn>' + hand
+    following = '<div id="board" class="gdy-board" data-my-turn data-following>' + hand
     waiting = '<div id="board" class="gdy-board seats-3 phase-play" data-version="4">' + hand
     assert gandengyan_move(leading, rng) == {"action": "play", "cards": ["7S"]}
     assert gandengyan_move(following, rng) == {"action": "pass"}
