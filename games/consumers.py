@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games import driver, metrics, realtime, services, views_live
+from games import driver, frames, metrics, realtime, services, views_live
 from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
@@ -87,6 +87,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.rendered = -1
         self.rendering = False
         self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
+        self.frames = frames.Frames()  # what this page shows: later frames send what changed
         self.pending = False
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -142,6 +143,16 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def receive(self, text_data=None, bytes_data=None):
         received = time.perf_counter()
         data = read_frame(text_data)
+        if data.get("action") == "resync":
+            # The page missed a frame (its board is not the one a patch was made against):
+            # the whole board again, and patches from there. Rate-limited like a read.
+            if self.reads.take():
+                self.frames.reset()
+                frame = await database_sync_to_async(views_live.snapshot)(
+                    self.code, self.scope["user"], self.language()
+                )
+                await self._send_frame(frame)
+            return
         if data.get("action") == "read":
             # A read request (what the selection is as a play): answered with one line, and
             # only as often as a person selects cards; beyond that, dropped.
@@ -191,7 +202,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             return
         html, version = frame
         if html:
-            await self.send(text_data=html)
+            await self.send(text_data=self.frames.encode(html, version))
         self.rendered = max(self.rendered, version)
 
     # -- outages (LayerOutageMixin)

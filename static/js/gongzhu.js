@@ -64,7 +64,7 @@
     var form = evt.target;
     if (form.id !== "exposure-form") return;
     saveTicks(form);
-    sent = { key: exposureKey(), version: form.querySelector("input[name=version]").value, again: false };
+    sent = { key: exposureKey(), version: T.board().dataset.version, again: false };
   }, true);
 
   function decideAgain() {
@@ -72,7 +72,7 @@
     var b = T.board();
     if (!sent || !form || !b) { if (!form) sent = null; return; }
     if (sent.key !== exposureKey() || sent.again) { sent = null; return; }
-    if (form.querySelector("input[name=version]").value === sent.version) return;
+    if (b.dataset.version === sent.version) return;
     sent.again = true;
     T.clearToast();
     // A moment later, on the form then on the page: the socket extension takes a new board's

@@ -106,7 +106,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function () {
     var b = board();
     held = b && {
-      board: b,
+      hand: b.querySelector(".hand"),
       version: b.dataset.version,
       cards: [].map.call(b.querySelectorAll(".hand__card.is-selected"), function (c) { return c.dataset.card; }),
     };
@@ -114,7 +114,8 @@
   function keepSelection() {
     var h = held, b = board();
     held = null;
-    if (!h || !h.cards.length || !b || b === h.board || b.dataset.version !== h.version) return;
+    // The hand drawn again (a patch may leave it as it was, selection and all).
+    if (!h || !h.cards.length || !b || b.querySelector(".hand") === h.hand || b.dataset.version !== h.version) return;
     if (!b.classList.contains("is-my-turn") || b.querySelector(".hand__card.is-selected")) return;
     h.cards.forEach(function (code) {
       var btn = b.querySelector('.hand__card.is-playable[data-card="' + code + '"]');

@@ -306,7 +306,8 @@
   function tapCard(btn) {
     var mine = btn.closest(".hand").dataset.myTurn === "1";
     if (!mine || call("canTap", btn) === false) {
-      toast(btn.dataset.reason || page().dataset.reasonWait);
+      var b = board();
+      toast(btn.dataset.reason || (b && b.dataset.waitReason) || page().dataset.reasonWait);
       return;
     }
     clearToast();
@@ -395,6 +396,52 @@
     var b = board();
     if (b) b.dataset.synced = "1";
     afterBoard();
+    // A form sent and answered without being drawn again (a refusal, when its part of the
+    // board did not change) takes clicks again, once every other listener has seen it.
+    setTimeout(function () {
+      document.querySelectorAll("#board .is-sending").forEach(function (f) { f.classList.remove("is-sending"); });
+    }, 0);
+  });
+
+  // Most frames after the first carry only what changed (games/frames.py): a patch starts
+  // with <template data-patch data-base="V"> holding the board element's new opening tag;
+  // the regions that follow replace the elements with their ids (the ws extension swaps
+  // them). A patch fits only the board it was made against (version V, every region there):
+  // otherwise nothing is applied and the page asks for the whole board.
+  if (window.htmx) {
+    htmx.defineExtension("board-patch", {
+      transformResponse: function (text) {
+        if (text.lastIndexOf("<template data-patch", 0) !== 0) return text;
+        var parsed = document.createElement("template");
+        parsed.innerHTML = text;
+        var nodes = parsed.content.children;
+        var patch = nodes[0];
+        var next = patch.content.firstElementChild;
+        var b = board();
+        var fits = !!(b && next && b.dataset.version === patch.dataset.base);
+        for (var i = 1; fits && i < nodes.length; i++) fits = !!document.getElementById(nodes[i].id);
+        if (!fits) {
+          var resync = document.getElementById("resync-form");
+          if (resync) resync.requestSubmit();
+          return "";
+        }
+        Array.prototype.slice.call(b.attributes).forEach(function (a) {
+          if (!next.hasAttribute(a.name)) b.removeAttribute(a.name);
+        });
+        Array.prototype.forEach.call(next.attributes, function (a) {
+          if (b.getAttribute(a.name) !== a.value) b.setAttribute(a.name, a.value);
+        });
+        return text.slice(text.indexOf("</template>") + "</template>".length);
+      },
+    });
+  }
+
+  // The version a move is made on is the board's on screen (the forms' version fields are
+  // left empty, so that a part of the board that did not change need not be sent again).
+  document.addEventListener("htmx:wsConfigSend", function (evt) {
+    var params = evt.detail.parameters;
+    var b = board();
+    if (params && params.version === "" && b) params.version = b.dataset.version;
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -19,10 +19,17 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Browser tests of looks, words and accessibility: what they check does not depend on the
+# database or the channel layer, so CI's PostgreSQL + Redis pass leaves them to the first.
+LAYOUT = ("test_accessibility.py", "test_phone_landscape.py", "test_rules.py")
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+            if item.fspath.basename in LAYOUT:
+                item.add_marker(pytest.mark.layout)
             if not os.path.exists(CHROMIUM):
                 item.add_marker(
                     pytest.mark.skip(

@@ -25,6 +25,25 @@ def board_state(page):
     )
 
 
+# Counts the socket's messages that were patches (games/frames.py: only what changed).
+PATCH_COUNTER = """
+document.addEventListener("htmx:wsBeforeMessage", (e) => {
+  if (e.detail.message.startsWith("<template data-patch")) window.__patches = (window.__patches || 0) + 1;
+});
+"""
+
+
+def board_markup(page) -> str:
+    """The board as the page shows it, spacing and the page's own marks aside."""
+    return page.evaluate(
+        """() => {
+        const b = document.getElementById('board').cloneNode(true);
+        b.removeAttribute('data-synced');
+        return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
+    }"""
+    )
+
+
 def wait_for_turn_or_summary(page):
     page.wait_for_selector(
         "#board[data-synced].is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
@@ -86,6 +105,7 @@ def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
         return os.path.join(artifacts_dir, f"gongzhu-{name}-desktop.png")
 
     page.set_viewport_size({"width": 1280, "height": 900})
+    page.add_init_script(PATCH_COUNTER)
     page.goto(f"{site_url}/en/")
     page.get_by_test_id("play-gongzhu").click()
     expect(page).to_have_url(re.compile(r"/en/tables/[0-9a-f-]+/$"))
@@ -104,10 +124,14 @@ def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
         expect(page.locator("#exposure-form")).to_have_count(0)
     page.wait_for_selector("#board.is-my-turn .hand__card.is-playable")
     before = board_state(page)
+    # Most frames were patches, and the board they made is exactly a fresh one's.
+    assert page.evaluate("window.__patches || 0") > 10
+    markup = board_markup(page)
     page.reload()
     expect(page.locator("#board")).to_have_attribute("data-version", before["version"])
-    page.wait_for_selector("#board.is-my-turn .hand__card.is-playable")
+    page.wait_for_selector("#board[data-synced].is-my-turn .hand__card.is-playable")
     assert board_state(page) == before
+    assert board_markup(page) == markup
 
     # Sign up: the guest's match stays with the new account.
     name = f"gz{uuid.uuid4().hex[:6]}"

@@ -82,7 +82,7 @@ async def open_socket(user, code, lang="en") -> WebsocketCommunicator:
 
 
 def toast_of(html: str) -> str | None:
-    m = re.search(r'<p class="toast__msg">(.*?)</p>', html, re.S)
+    m = re.search(r'<p class="toast__msg"[^>]*>(.*?)</p>', html, re.S)
     return htmllib.unescape(m.group(1)) if m else None
 
 

@@ -186,7 +186,9 @@ def test_hint_selects_and_never_plays(user):
     html = send(table, user, {"action": "hint"})
     table.refresh_from_db()
     assert (table.version, table.state) == before
-    selected = re.findall(r'class="hand__card[^"]*is-selected[^"]*"\s+data-card="(\w\w)"', html)
+    selected = re.findall(
+        r'class="hand__card[^"]*is-selected[^"]*"(?: data-playable)?\s+data-card="(\w\w)"', html
+    )
     assert selected, "the hint selects cards"
     assert 'data-hint="play"' in html
 
@@ -206,7 +208,11 @@ def test_the_kitty_is_marked_in_the_landlords_hand_until_the_first_play(user):
     table = landlord_table(user)
     state = state_of(table)
     html, _v = views_live.snapshot(str(table.code), user, "en")
-    new = set(re.findall(r'class="hand__card[^"]*is-new[^"]*"\s+data-card="(\w\w)"', html))
+    new = set(
+        re.findall(
+            r'class="hand__card[^"]*is-new[^"]*"(?: data-playable)?\s+data-card="(\w\w)"', html
+        )
+    )
     assert new == set(state.kitty)
 
 
@@ -242,13 +248,16 @@ def test_the_lobby_offers_the_game(client):
 def test_load_move_bids_passes_and_leads():
     from games.bench.doudizhu import load_move
 
-    bidding = '<div id="board" class="ddz-board seats-3 phase-bidding is-my-turn" data-version="3" data-phase="bidding">'
+    # The load client reads data-* attributes only.
+    bidding = (
+        '<div id="board" class="ddz-board" data-version="3" data-phase="bidding" data-my-turn>'
+    )
     assert load_move(bidding + 'data-testid="bid-1"', random.Random(1))["action"] == "bid"
-    follow = '<div id="board" class="ddz-board seats-3 phase-follow is-my-turn is-following" data-version="3" data-phase="follow">'
+    follow = '<div id="board" data-version="3" data-my-turn data-following data-phase="follow">'
     assert load_move(follow, random.Random(1)) == {"action": "pass"}
     lead = (
-        '<div id="board" class="ddz-board seats-3 phase-lead is-my-turn" data-version="3" data-phase="lead">'
-        '<button type="button" class="hand__card is-playable" data-card="7H">'
+        '<div id="board" class="ddz-board" data-version="3" data-phase="lead" data-my-turn>'
+        '<button type="button" class="hand__card" data-playable data-card="7H">'
     )
     assert load_move(lead, random.Random(1)) == {"action": "play", "cards": ["7H"]}
     assert load_move('<div id="board" class="ddz-board">', random.Random(1)) is None
@@ -279,7 +288,9 @@ def test_the_settings_page_replaces_the_match(user):
     assert f'value="{table.code}"' in html and 'value="10" checked' in html
 
 
-SELECTED = re.compile(r'class="hand__card[^"]*is-selected[^"]*"\s+data-card="(\w\w)"')
+SELECTED = re.compile(
+    r'class="hand__card[^"]*is-selected[^"]*"(?: data-playable)?\s+data-card="(\w\w)"'
+)
 
 
 def _reading(table, user, cards, lang="en"):

@@ -88,6 +88,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     legal = set(view.get("legal_cards") or [])
     my_turn = seat is not None and phase == "play" and to_move == seat and not view.get("result")
     reasons = {}
+    wait_reason = ""  # on the board, not on each card: it changes with every move
     if my_turn:
         # Why a card may not be played comes from the rules, with the seat's observation.
         reasons = {
@@ -96,9 +97,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         }
     elif seat is not None and phase == "play" and not view.get("result"):
         waiting = names[to_move]["name"] if to_move is not None else ""
-        reasons = dict.fromkeys(
-            hand_cards, _("Wait for your turn: %(name)s is playing.") % {"name": waiting}
-        )
+        wait_reason = _("Wait for your turn: %(name)s is playing.") % {"name": waiting}
     hand = [
         Card(
             c,
@@ -148,6 +147,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         else "",
         "hand": hand,
         "my_turn": my_turn,
+        "wait_reason": wait_reason,
         "exposure": exposure,
         "status": status,
         "result": result,

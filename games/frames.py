@@ -1,0 +1,92 @@
+"""What a table's socket sends: the whole board, or only the regions of it that changed.
+
+A board template marks its regions: ``<!--region X-->`` and ``<!--/region X-->`` around one
+element whose id is ``X`` (always there while the markers are; a region that comes and goes
+puts its markers inside the condition). Everything else of the board is its skeleton.
+
+Each socket keeps the last frame it sent (``Frames``). When the next board has the same
+skeleton, apart from the board element's own attributes (version, phase, whose turn), the
+socket sends a patch instead: a ``<template data-patch data-base="V">`` holding the new board
+element's opening tag, then the regions whose HTML changed, each swapped by its id (the htmx
+ws extension swaps every top-level element of a message into the element with its id).
+Regions named in ``ALWAYS`` go with every patch: the page's own script writes into them too.
+A region whose element carries ``data-grows`` (a log) sends only its new children when it
+grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itself.
+
+``data-base`` is the version the patch was made against: a page whose board has another
+version (it missed a frame) applies nothing and asks for the whole board (``resync``), which
+the socket sends, starting over. A connect, a reconnect and a resync start with a whole board.
+"""
+
+from __future__ import annotations
+
+import re
+
+ROOT = re.compile(r'<div id="board"[^>]*>')
+REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
+ALWAYS = frozenset({"toast"})
+PATCH = '<template data-patch data-base="{base}">{root}</div></template>'
+
+
+def split(html: str) -> tuple[str, str, dict[str, str]]:
+    """A frame's board opening tag, its skeleton (regions and that tag cut out) and regions."""
+    regions: dict[str, str] = {}
+
+    def cut(match: re.Match) -> str:
+        regions[match.group(1)] = match.group(2)
+        return f"<!--region {match.group(1)}-->"
+
+    root = ROOT.search(html)
+    if root is None:
+        return "", html, {}
+    skeleton = REGION.sub(cut, html[: root.start()] + "<!--root-->" + html[root.end() :])
+    return root.group(0), skeleton, regions
+
+
+class Frames:
+    """The frames one socket has sent: the last board, to send only what changes after it."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.skeleton: str | None = None
+        self.regions: dict[str, str] = {}
+        self.version: int | None = None
+
+    def encode(self, html: str, version: int) -> str:
+        """The message for this frame: a patch against the last board sent, or ``html``."""
+        root, skeleton, regions = split(html)
+        if not root:
+            return html  # no board (a refusal's toast alone): nothing to remember
+        if skeleton == self.skeleton and self.version is not None:
+            changed = [
+                _changed(self.regions.get(name), part)
+                for name, part in regions.items()
+                if name in ALWAYS or self.regions.get(name) != part
+            ]
+            message = PATCH.format(base=self.version, root=root) + "".join(changed)
+        else:
+            message = html
+        self.skeleton, self.regions, self.version = skeleton, regions, version
+        return message
+
+
+def _changed(old: str | None, new: str) -> str:
+    """What a patch carries for a region that changed: the region, or what it gained."""
+    head_end, tail_start = new.find(">") + 1, new.rfind("</")
+    opening = new[:head_end]
+    if old is None or "data-grows" not in opening:
+        return new
+    if old[: old.find(">") + 1] != opening or old[old.rfind("</") :] != new[tail_start:]:
+        return new
+    inner_old = old[old.find(">") + 1 : old.rfind("</")]
+    inner_new = new[head_end:tail_start]
+    closing = new[tail_start:]
+    if inner_new.endswith(inner_old):  # newest first: the new children come before the rest
+        added, where = inner_new[: len(inner_new) - len(inner_old)], "afterbegin"
+    elif inner_new.startswith(inner_old):
+        added, where = inner_new[len(inner_old) :], "beforeend"
+    else:
+        return new
+    return f'{opening[:-1]} hx-swap-oob="{where}">{added}{closing}'

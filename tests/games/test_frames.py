@@ -1,0 +1,235 @@
+"""Frames that carry only what changed (games/frames.py), and the conformance check: a page that
+applies them, missing some on the way, always ends up with exactly the board a fresh render
+gives – for every game, every seat and a watcher.
+
+The page is modelled here the way the browser applies a message (static/js/table.js and the
+htmx ws extension): a patch made against another version is not applied and the page asks
+for the whole board; otherwise the board element's attributes are replaced and each element
+of the message replaces the element with its id (or gains its children, afterbegin or
+beforeend).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import frames, services, views_live
+from games.bench import load
+from games.registry import table_games
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+def top_level(html: str) -> list[tuple[str, str, str | None]]:
+    """The top-level elements of a message: (id, html, hx-swap-oob)."""
+
+    class Parser(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=False)
+            self.depth, self.found, self.start = 0, [], None
+
+        def handle_starttag(self, tag, attrs):
+            if self.depth == 0:
+                self.start = (self.getpos(), dict(attrs))
+            if tag not in VOID:
+                self.depth += 1
+            elif self.depth == 0:
+                self.found.append((self.start, self.getpos(), tag))
+
+        def handle_endtag(self, tag):
+            self.depth -= 1
+            if self.depth == 0:
+                self.found.append((self.start, self.getpos(), tag))
+
+    parser = Parser()
+    parser.feed(html)
+    lines = html.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def at(pos):
+        return offsets[pos[0] - 1] + pos[1]
+
+    out = []
+    for (start, attrs), end, _tag in parser.found:
+        begin = at(start)
+        finish = html.index(">", at(end)) + 1
+        out.append((attrs.get("id"), html[begin:finish], attrs.get("hx-swap-oob")))
+    return out
+
+
+class Page:
+    """One browser page's board, as the messages of its socket make it."""
+
+    def __init__(self, resync):
+        self.html = ""
+        self.resync = resync  # what the page's resync request brings back (a whole board)
+        self.resyncs = 0
+
+    @property
+    def version(self) -> str | None:
+        match = re.search(r'<div id="board"[^>]*\bdata-version="(\d+)"', self.html)
+        return match.group(1) if match else None
+
+    def receive(self, message: str) -> None:
+        if not message.startswith("<template data-patch"):
+            self.html = message
+            return
+        head, _, body = message.partition("</template>")
+        base = re.search(r'data-base="(\d+)"', head).group(1)
+        root = re.search(r'<div id="board"[^>]*>', head).group(0)
+        parts = top_level(body)
+        if base != self.version or any(
+            not re.search(rf'\sid="{re.escape(i)}"', self.html) for i, _, _ in parts
+        ):
+            self.resyncs += 1
+            self.receive(self.resync())
+            return
+        self.html = re.sub(r'<div id="board"[^>]*>', lambda m: root, self.html, count=1)
+        for ident, part, swap in parts:
+            self.html = self._swap(ident, part, swap)
+
+    def _swap(self, ident: str, part: str, swap: str | None) -> str:
+        old = self._element(ident)
+        if swap is None:
+            return self.html.replace(old, part, 1)
+        inner = part[part.index(">") + 1 : part.rindex("</")]
+        head_end, tail = old.index(">") + 1, old.rindex("</")
+        grown = (
+            old[:head_end] + inner + old[head_end:]
+            if swap == "afterbegin"
+            else old[:tail] + inner + old[tail:]
+        )
+        return self.html.replace(old, grown, 1)
+
+    def _element(self, ident: str) -> str:
+        found = re.search(rf'\sid="{re.escape(ident)}"', self.html)
+        assert found, f"no element {ident}"
+        start = self.html.rindex("<", 0, found.start())
+        for _i, element, _s in top_level(self.html[start:])[:1]:
+            return element
+        raise AssertionError(f"no element {ident}")
+
+
+def test_a_frame_with_the_same_skeleton_becomes_a_patch_of_what_changed():
+    board = (
+        '<div id="board" data-version="{v}"><!--region a--><p id="a">{a}</p><!--/region a-->'
+        '<!--region b--><p id="b">same</p><!--/region b--></div>'
+        '<!--region toast--><div id="toast"></div><!--/region toast-->'
+    )
+    sent = frames.Frames()
+    first = board.format(v=1, a="one")
+    assert sent.encode(first, 1) == first
+    patch = sent.encode(board.format(v=2, a="two"), 2)
+    assert patch.startswith('<template data-patch data-base="1"><div id="board" data-version="2">')
+    assert '<p id="a">two</p>' in patch and 'id="b"' not in patch
+    assert '<div id="toast"></div>' in patch  # always: the page writes into it too
+    other = '<div id="board" data-version="3"><p>another board</p></div>'
+    assert sent.encode(other, 3) == other  # a new skeleton: the whole board
+    toast = '<div id="toast"><p class="toast__msg" data-toast>no</p></div>'
+    assert sent.encode(toast, 3) == toast  # no board: sent as it is, nothing remembered
+    sent.reset()
+    assert sent.encode(first, 4) == first
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "sent"),
+    [
+        (
+            "<ol id='l' data-grows><li>1</li></ol>",
+            "<ol id='l' data-grows><li>2</li><li>1</li></ol>",
+            "<ol id='l' data-grows hx-swap-oob=\"afterbegin\"><li>2</li></ol>",
+        ),
+        (
+            "<ol id='l' data-grows><li>1</li></ol>",
+            "<ol id='l' data-grows><li>1</li><li>2</li></ol>",
+            "<ol id='l' data-grows hx-swap-oob=\"beforeend\"><li>2</li></ol>",
+        ),
+        (
+            "<ol id='l' data-grows><li>1</li></ol>",
+            "<ol id='l' data-grows><li>3</li></ol>",
+            "<ol id='l' data-grows><li>3</li></ol>",
+        ),
+        (
+            "<ol id='l'><li>1</li></ol>",
+            "<ol id='l'><li>1</li><li>2</li></ol>",
+            "<ol id='l'><li>1</li><li>2</li></ol>",
+        ),
+    ],
+)
+def test_a_growing_region_sends_only_what_it_gained(old, new, sent):
+    assert frames._changed(old, new) == sent
+
+
+User = get_user_model()
+PLAYABLE = [g.name for g in table_games() if g.playable]
+
+
+def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
+    """Play a game move by move (bots one at a time, as when paced); after every change each
+    viewer's page receives its frame, or misses it (probability ``drop``); each page must
+    then be exactly a fresh render."""
+    rng = random.Random(seed)
+    owner = viewers[0][0]
+    table = services.create_table(owner, game, "normal")
+    table.spectators = True  # the others watch
+    table.save(update_fields=["spectators"])
+    code = str(table.code)
+    pages = []
+    for user, _ in viewers:
+        sent = frames.Frames()
+
+        def resync(user=user, sent=sent):
+            sent.reset()
+            html, version = views_live.snapshot(code, user, "en")
+            return sent.encode(html, version)
+
+        page = Page(resync)
+        html, version = views_live.snapshot(code, user, "en")
+        page.receive(sent.encode(html, version))
+        pages.append((user, sent, page))
+    patches = 0
+    for _ in range(steps):
+        moved = services.play_due_bot_move(code, force=True)
+        if moved is None or not hasattr(moved, "version"):
+            html, _v = views_live.snapshot(code, owner, "en")
+            move = load.policies()[game](html, rng)
+            if move is None:
+                break
+            move["version"] = str(load.board_version(html))
+            views_live.handle(code, owner, "en", move, game)
+        for user, sent, page in pages:
+            html, version = views_live.snapshot(code, user, "en")
+            message = sent.encode(html, version)
+            patches += message.startswith("<template data-patch")
+            if rng.random() < drop:
+                continue  # this page missed the frame
+            page.receive(message)
+            assert page.html == html, f"{game}: the page differs from a fresh render"
+    return patches, sum(p.resyncs for _u, _s, p in pages)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settings):
+    settings.GAME_PACING = True
+    player = User.objects.create_user("frames-player")
+    watcher = User.objects.create_user("frames-watcher")
+    patches, resyncs = _play(game, [(player, "seat"), (watcher, "watch")], seed=7, drop=0.0)
+    assert patches > 20  # most frames were patches
+    assert resyncs == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(game, settings):
+    settings.GAME_PACING = True
+    player = User.objects.create_user("frames-player")
+    patches, resyncs = _play(game, [(player, "seat")], seed=11, drop=0.2)
+    assert resyncs > 0
