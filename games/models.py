@@ -211,3 +211,56 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} at {self.table_id} (seat {self.seat})"
+
+
+class RatedMatch(models.Model):
+    """A match that counted for the ratings: who took part and their places (games.ratings)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rated")
+    game = models.CharField(max_length=20, choices=game_choices)
+    places = models.JSONField(help_text="Per seat: place, and the rated user or the bot level.")
+    rated_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.table_id} rated {self.rated_at:%Y-%m-%d}"
+
+
+class Rating(models.Model):
+    """A player's rating in one game (OpenSkill: mean and uncertainty)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(max_length=20, choices=game_choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} μ={self.mu:.1f} σ={self.sigma:.1f}"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one rated match: the history a profile draws."""
+
+    match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.CharField(max_length=20, choices=game_choices)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_change_per_match")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} {self.mu_before:.1f} → {self.mu:.1f}"

@@ -26,7 +26,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from cardsite import ratelimit
-from games import metrics, realtime, signals
+from games import metrics, ratings, realtime, signals
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
@@ -292,6 +292,7 @@ def _finish_hand_if_over(table: Table, state) -> None:
     if game.match_over(state):
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()
+        ratings.rate(table, hand.totals)
 
 
 def _validated(game_name: str, options: dict | None, seats: int | None):
@@ -477,8 +478,15 @@ def resign(code, user) -> Table:
         table.bot_due_at = None
         table.version += 1
         table.save()
+        ratings.rate(table, _last_totals(table), resigned_by=_seat)
         _notify(table)
     return table
+
+
+def _last_totals(table: Table) -> list[int]:
+    """The match totals after its last finished hand (zeros before the first)."""
+    hand = table.hands.filter(ended_at__isnull=False).order_by("-number").only("totals").first()
+    return list(hand.totals) if hand and hand.totals else [0] * len(table.seats.all())
 
 
 # ---------------------------------------------------------------- bots
@@ -888,6 +896,7 @@ def leave_table(code, user) -> Table:
                 table.status = Table.Status.RESIGNED  # nobody is left to play for
                 table.finished_at = timezone.now()
                 table.bot_due_at = None
+                ratings.rate(table, _last_totals(table))
             else:
                 _schedule_bots(table, load_state(table))
         else:
