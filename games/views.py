@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
-from games import history, services, views_live
+from games import history, ratings, services, standings, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
@@ -316,3 +316,36 @@ def hand_replay(request, code, number: int):
     if context is None:
         raise Http404
     return render(request, table_game(table.game).replay_template, context)
+
+
+def player(request, pk: int):
+    """A signed-up player's page: ratings per game with their course, matches and hands."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.select_related("profile").filter(pk=pk).first()
+    if user is None or getattr(getattr(user, "profile", None), "is_guest", False):
+        raise Http404
+    context = standings.player_context(user)
+    context["own"] = request.user.is_authenticated and request.user.pk == user.pk
+    context["min_matches"] = ratings.LEADERBOARD_MIN_MATCHES
+    return render(request, "games/player.html", context)
+
+
+def leaderboard(request, game: str | None = None):
+    """Each game's best players: signed-up, with enough rated matches."""
+    choices = standings.games()
+    if game is None:
+        game = choices[0].name
+    if game not in {g.name for g in choices}:
+        raise Http404
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "game": game,
+            "label": table_game(game).labels.name,
+            "games": [(g.name, g.labels.name) for g in choices],
+            "rows": standings.leaderboard(game),
+            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
+        },
+    )

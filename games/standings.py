@@ -1,0 +1,123 @@
+"""How players stand: a player's page (ratings per game with their course, matches, hands) and
+each game's leaderboard, from the ratings (games/ratings.py). Only finished matches are ever
+rated, so nothing here says anything about a match in progress."""
+
+from __future__ import annotations
+
+from django.db.models import Count, F
+
+from games import ratings
+from games.models import Hand, Rating, RatingChange, Table
+from games.registry import table_games
+
+CHART_W, CHART_H, PAD = 420, 170, 40
+
+
+def games() -> list:
+    return [g for g in table_games() if g.playable]
+
+
+def rating_chart(values: list[int]) -> dict | None:
+    """An SVG line of the shown rating after each rated match (the start included)."""
+    if len(values) < 2:
+        return None
+    low, high = min(values), max(values)
+    step = next((s for s in (10, 25, 50, 100, 250) if (high - low) <= s * 6), 500)
+    low, high = (low // step) * step, -(-high // step) * step
+    if high == low:
+        high = low + step
+    span_x = len(values) - 1
+
+    def x(i):
+        return PAD + (CHART_W - 1.5 * PAD) * i / span_x
+
+    def y(v):
+        return PAD / 2 + (CHART_H - PAD) * (high - v) / (high - low)
+
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "left": PAD,
+        "right": CHART_W - PAD / 2,
+        "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)),
+        "grid": [{"y": f"{y(v):.1f}", "label": v} for v in range(low, high + 1, step)],
+        "last": {"x": f"{x(span_x):.1f}", "y": f"{y(values[-1]):.1f}"},
+    }
+
+
+def player_context(user) -> dict:
+    """A player's page: per playable game, the rating and its course, matches and hands."""
+    m = ratings.model()
+    kept = {r.game: r for r in Rating.objects.filter(user=user)}
+    changes: dict[str, list] = {}
+    for c in RatingChange.objects.filter(user=user).order_by("match__rated_at", "match_id"):
+        changes.setdefault(c.game, []).append(c)
+    played = dict(
+        Table.objects.filter(seats__user=user, seats__kind="person")
+        .exclude(seed="")
+        .values_list("game")
+        .annotate(n=Count("id", distinct=True))
+    )
+    hands = dict(
+        Hand.objects.filter(table__seats__user=user, ended_at__isnull=False)
+        .values_list("table__game")
+        .annotate(n=Count("id", distinct=True))
+    )
+    rows = []
+    for game in games():
+        rating = kept.get(game.name)
+        course = changes.get(game.name, [])
+        values = [ratings.shown(m.mu, m.sigma)] + [ratings.shown(c.mu, c.sigma) for c in course]
+        rows.append(
+            {
+                "game": game.name,
+                "label": game.labels.name,
+                "rating": ratings.shown(rating.mu, rating.sigma) if rating else None,
+                "rated": rating.matches if rating else 0,
+                "rank": _rank(game.name, rating),
+                "matches": played.get(game.name, 0),
+                "hands": hands.get(game.name, 0),
+                "chart": rating_chart(values),
+                "deal_word": game.info.deal_word,
+            }
+        )
+    return {"player": user, "name": name_of(user), "rows": rows}
+
+
+def name_of(user) -> str:
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile else "") or user.get_username()
+
+
+def _board(game: str):
+    """The game's leaderboard, best first: signed-up players with enough rated matches, by
+    the cautious figure (mu - 3 sigma) that is shown."""
+    return (
+        Rating.objects.filter(game=game, matches__gte=ratings.LEADERBOARD_MIN_MATCHES)
+        .exclude(user__profile__is_guest=True)
+        .annotate(ordinal=F("mu") - 3 * F("sigma"))
+        .order_by("-ordinal", "user_id")
+    )
+
+
+def _rank(game: str, rating: Rating | None) -> int | None:
+    """The place on the game's leaderboard, for a player who is on it."""
+    if rating is None or rating.matches < ratings.LEADERBOARD_MIN_MATCHES:
+        return None
+    ordinal = rating.mu - 3 * rating.sigma
+    ahead = _board(game).filter(ordinal__gt=ordinal).count()
+    return ahead + 1
+
+
+def leaderboard(game: str, limit: int = 100) -> list[dict]:
+    ranked = _board(game).select_related("user__profile")[:limit]
+    return [
+        {
+            "place": i + 1,
+            "user": r.user,
+            "name": name_of(r.user),
+            "rating": ratings.shown(r.mu, r.sigma),
+            "matches": r.matches,
+        }
+        for i, r in enumerate(ranked)
+    ]

@@ -1,0 +1,90 @@
+"""Ratings in Chromium: a player finds their rating and its course from the account menu, the
+leaderboard from the navigation, in English and German, on a desktop and a phone."""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_accessibility import Audit
+
+SCENE = """
+import random
+from django.contrib.auth import get_user_model
+from cardsite.accounts.models import Profile
+from games import ratings, services
+rng = random.Random(3)
+tag = "{tag}"
+users = []
+for name in ["Mei", "Jonas", "Lina", "Kai"]:
+    u = get_user_model().objects.create_user(f"{{name.lower()}}-{{tag}}", password="Kartenspiel-2026")
+    Profile.objects.create(user=u, display_name=f"{{name}} {{tag[:3]}}")
+    users.append(u)
+for n in range(24):
+    u = users[n % 4]
+    for game in ("gongzhu", "doudizhu"):
+        t = services.create_table(u, game, ("easy", "normal", "hard")[n % 3])
+        seats = t.seats.count()
+        totals = [rng.randint(-60, 60) + 20 * (3 - n % 4) * (s == 0) for s in range(seats)]
+        ratings.rate(t, totals)
+"""
+
+
+def test_a_player_finds_their_ratings_and_the_leaderboard(
+    page, phone_page, site_url, site_shell, artifacts_dir
+):
+    audit = Audit()  # axe-core, WCAG 2.1 A and AA, on every page of the test
+    tag = uuid.uuid4().hex[:6]
+    site_shell(SCENE.format(tag=tag))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}/en/accounts/login/")
+    page.fill("#id_username", f"mei-{tag}")
+    page.fill("#id_password", "Kartenspiel-2026")
+    page.locator("form.stack button[type=submit]").click()
+    expect(page.locator(".account-menu summary")).to_be_visible()
+
+    page.locator(".account-menu summary").click()
+    page.get_by_role("link", name="My ratings").click()
+    expect(page.locator("h1")).to_have_text(f"Mei {tag[:3]}")
+    gongzhu = page.get_by_test_id("standing-gongzhu")
+    expect(gongzhu.get_by_test_id("rating-gongzhu")).to_have_text(re.compile(r"^\d{3,4}$"))
+    expect(gongzhu).to_contain_text("after 6 rated matches")
+    expect(gongzhu.locator("svg.chart polyline")).to_have_count(1)
+    expect(page.get_by_test_id("standing-gandengyan")).to_contain_text("No rating yet")
+    page.screenshot(
+        path=os.path.join(artifacts_dir, "ratings-player-desktop-en.png"), full_page=True
+    )
+    audit.check(page, "player page")
+
+    page.get_by_role("navigation", name="Games").get_by_role("link", name="Leaderboards").click()
+    board = page.get_by_test_id("leaderboard")
+    expect(board.locator(f"tbody tr:has-text('Mei {tag[:3]}')")).to_have_class("is-own")
+    page.screenshot(
+        path=os.path.join(artifacts_dir, "ratings-leaderboard-desktop-en.png"), full_page=True
+    )
+    audit.check(page, "leaderboard")
+    page.get_by_role("link", name="Dou Dizhu").last.click()
+    expect(page).to_have_url(re.compile(r"/en/leaderboard/doudizhu/$"))
+    expect(page.get_by_test_id("leaderboard")).to_contain_text(f"Jonas {tag[:3]}")
+
+    # In German, on a phone: the same pages, in its words.
+    phone_page.goto(f"{site_url}/de/leaderboard/gongzhu/")
+    expect(phone_page.locator("h1")).to_have_text("Bestenlisten")
+    expect(phone_page.get_by_test_id("leaderboard")).to_contain_text("Platz")
+    phone_page.screenshot(
+        path=os.path.join(artifacts_dir, "ratings-leaderboard-phone-de.png"), full_page=True
+    )
+    audit.check(phone_page, "leaderboard (de, phone)")
+    phone_page.get_by_test_id("leaderboard").get_by_role("link", name=f"Mei {tag[:3]}").click()
+    expect(phone_page.get_by_test_id("standing-gongzhu")).to_contain_text(
+        "nach 6 gewerteten Partien"
+    )
+    expect(phone_page.get_by_test_id("standing-gandengyan")).to_contain_text("Noch keine Wertung")
+    phone_page.screenshot(
+        path=os.path.join(artifacts_dir, "ratings-player-phone-de.png"), full_page=True
+    )
+    audit.check(phone_page, "player page (de, phone)")
+    audit.done()

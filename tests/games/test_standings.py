@@ -1,0 +1,78 @@
+"""A player's page and the leaderboards, in both languages: ratings with their course, no page
+for guests, a leaderboard of signed-up players with enough rated matches, best first."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import translation
+
+from cardsite.accounts.models import Profile
+from games import ratings, services
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+@pytest.fixture(autouse=True)
+def _language_restored():
+    # A request to a /de/ page leaves German active in this thread: the next test's English
+    # must not depend on this one.
+    with translation.override("en"):
+        yield
+
+
+def player(name: str, display: str = "", guest: bool = False):
+    user = User.objects.create_user(name, password="Kartenspiel-2026")
+    Profile.objects.create(user=user, is_guest=guest, display_name=display)
+    return user
+
+
+def rated(user, totals, times: int = 1, level: str = "normal"):
+    for _ in range(times):
+        ratings.rate(services.create_table(user, "gongzhu", level), totals)
+
+
+def url(name: str, lang: str, **kwargs) -> str:
+    with translation.override(lang):
+        return reverse(name, kwargs=kwargs)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", ["after 3 rated matches", "Hands played"]), ("de", ["nach 3 gewerteten Partien"])],
+)
+def test_a_player_page_shows_the_rating_and_its_course(client, lang, words):
+    mei = player("mei", "Mei")
+    rated(mei, [40, 0, -10, -20], times=3)
+    page = client.get(url("games:player", lang, pk=mei.pk)).content.decode()
+    assert "Mei" in page
+    shown = ratings.shown(mei.ratings.get(game="gongzhu").mu, mei.ratings.get(game="gongzhu").sigma)
+    assert f'data-testid="rating-gongzhu">{shown}<' in page
+    assert page.count("<polyline") == 1  # a course only where there is one: Gong Zhu
+    for word in words:
+        assert word in page
+
+
+def test_guests_and_unknown_players_have_no_page(client):
+    guest = player("guest-x", guest=True)
+    assert client.get(url("games:player", "en", pk=guest.pk)).status_code == 404
+    assert client.get(url("games:player", "en", pk=999999)).status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_leaderboard_lists_players_with_enough_matches_best_first(client, lang):
+    best, second, few = player("best", "Mei"), player("second", "Jonas"), player("few", "Lina")
+    rated(best, [80, 0, -10, -20], times=4, level="hard")
+    rated(second, [20, 0, 30, -20], times=3)
+    rated(few, [90, 0, -10, -20], times=ratings.LEADERBOARD_MIN_MATCHES - 1)
+    page = client.get(url("games:leaderboard_game", lang, game="gongzhu")).content.decode()
+    names = re.findall(r'<a href="/\w\w/players/\d+/">(\w+)</a>', page)
+    assert names == ["Mei", "Jonas"]
+    other = client.get(url("games:leaderboard_game", lang, game="doudizhu")).content.decode()
+    assert "Mei" not in other
+    assert client.get(url("games:leaderboard_game", lang, game="chess")).status_code == 404
+    assert client.get(url("games:leaderboard", lang)).status_code == 200
