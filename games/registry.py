@@ -102,6 +102,10 @@ class TableGame:
     def frame_for(self, move: dict) -> dict:
         return self.hooks["frames"].frame(move)
 
+    def facts(self, hands: list[tuple[list, int]]) -> list[dict]:
+        """A player's figures in this game, from the finished hands they played."""
+        return self.hooks["stats"].facts(hands) if self.hooks else []
+
     def present_replay(self, table, hand, steps, names) -> dict:
         return self.hooks["replay"].context(table, hand, steps, names)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import Count, F
 
 from games import ratings
-from games.models import Hand, Rating, RatingChange, Table
+from games.models import Hand, Rating, RatingChange, Seat, Table
 from games.registry import table_games
 
 CHART_W, CHART_H, PAD = 420, 170, 40
@@ -58,11 +58,19 @@ def player_context(user) -> dict:
         .values_list("game")
         .annotate(n=Count("id", distinct=True))
     )
-    hands = dict(
-        Hand.objects.filter(table__seats__user=user, ended_at__isnull=False)
-        .values_list("table__game")
-        .annotate(n=Count("id", distinct=True))
-    )
+    seats = {
+        table: (index, game)
+        for table, index, game in Seat.objects.filter(user=user, kind=Seat.Kind.PERSON)
+        .exclude(table__seed="")
+        .values_list("table_id", "index", "table__game")
+    }
+    played_hands: dict[str, list] = {}
+    for table, breakdown in Hand.objects.filter(
+        table_id__in=seats, ended_at__isnull=False
+    ).values_list("table_id", "breakdown"):
+        index, game = seats[table]
+        if breakdown:
+            played_hands.setdefault(game, []).append((breakdown, index))
     rows = []
     for game in games():
         rating = kept.get(game.name)
@@ -76,7 +84,8 @@ def player_context(user) -> dict:
                 "rated": rating.matches if rating else 0,
                 "rank": _rank(game.name, rating),
                 "matches": played.get(game.name, 0),
-                "hands": hands.get(game.name, 0),
+                "hands": len(played_hands.get(game.name, [])),
+                "facts": game.facts(played_hands.get(game.name, [])),
                 "chart": rating_chart(values),
                 "deal_word": game.info.deal_word,
             }

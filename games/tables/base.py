@@ -110,4 +110,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "frames": ("action", "frame"),
     "replay": ("context",),
     "messages": ("refusal",),
+    # A player's figures on their page: facts(hands) with hands = [(breakdown, seat), …] of
+    # the finished hands they played; a list of {"label", "value"}.
+    "stats": ("facts",),
 }

@@ -184,3 +184,14 @@ def selection_reading(view: dict, cards: list, legal: list, readings, label) -> 
             }
         )
     return str(_("%(play)s – cannot be led now") % {"play": words})
+
+
+def share(count: int, total: int) -> str:
+    """A count out of a total, with its share: "3 of 12 (25 %)"; a dash when there is none."""
+    if not total:
+        return "–"
+    return _("%(count)s of %(total)s (%(percent)s %%)") % {
+        "count": count,
+        "total": total,
+        "percent": round(100 * count / total),
+    }

@@ -30,6 +30,15 @@ for n in range(24):
         seats = t.seats.count()
         totals = [rng.randint(-60, 60) + 20 * (3 - n % 4) * (s == 0) for s in range(seats)]
         ratings.rate(t, totals)
+# …and a whole Dou Dizhu match played out by the computer for Mei: its hands give her figures.
+t = services.create_table(users[0], "doudizhu", "normal")
+t.seats.filter(index=0).update(autoplay=True)
+for _ in range(40):
+    services.run_bots(t.code)
+    t.refresh_from_db()
+    if not t.is_active:
+        break
+    services.start_next_hand(t.code, users[0], t.version)
 """
 
 
@@ -54,6 +63,7 @@ def test_a_player_finds_their_ratings_and_the_leaderboard(
     expect(gongzhu).to_contain_text("after 6 rated matches")
     expect(gongzhu.locator("svg.chart polyline")).to_have_count(1)
     expect(page.get_by_test_id("standing-gandengyan")).to_contain_text("No rating yet")
+    expect(page.get_by_test_id("facts-doudizhu")).to_contain_text("Won as landlord")
     page.screenshot(
         path=os.path.join(artifacts_dir, "ratings-player-desktop-en.png"), full_page=True
     )

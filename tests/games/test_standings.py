@@ -76,3 +76,58 @@ def test_the_leaderboard_lists_players_with_enough_matches_best_first(client, la
     assert "Mei" not in other
     assert client.get(url("games:leaderboard_game", lang, game="chess")).status_code == 404
     assert client.get(url("games:leaderboard", lang)).status_code == 200
+
+
+def test_each_game_counts_what_its_players_care_about():
+    from games.registry import table_game
+
+    with translation.override("en"):
+        gz = table_game("gongzhu").facts(
+            [
+                ([{"pig": -100, "score": -100}, {"all_hearts": True, "score": 200}], 0),
+                ([{"goat": 100, "score": 100}, {}], 0),
+            ]
+        )
+        assert {f["label"]: f["value"] for f in gz} == {
+            "Pig taken": "1 of 2 (50 %)",
+            "All hearts collected": "0 of 2 (0 %)",
+            "Goat won": "1 of 2 (50 %)",
+            "Average per hand": "+0",
+        }
+        ddz = table_game("doudizhu").facts(
+            [
+                ([{"role": "landlord", "won": True, "spring": True}, {}, {}], 0),
+                ([{}, {"role": "peasant", "won": False}, {}], 1),
+                ([{"role": "landlord", "won": False}, {}, {}], 0),
+            ]
+        )
+        assert {f["label"]: f["value"] for f in ddz} == {
+            "Landlord": "2 of 3 (67 %)",
+            "Won as landlord": "1 of 2 (50 %)",
+            "Won as peasant": "0 of 1 (0 %)",
+            "Springs": "1",
+        }
+        gdy = table_game("gandengyan").facts(
+            [
+                ([{"winner": True, "score": 30}, {"spring": True, "score": -30}], 0),
+                ([{"winner": False, "score": -10}, {"winner": True, "score": 10}], 0),
+            ]
+        )
+        assert {f["label"]: f["value"] for f in gdy} == {
+            "Rounds won": "1 of 2 (50 %)",
+            "Springs": "1",
+            "Average per round": "+10",
+        }
+        assert table_game("gongzhu").facts([]) == []
+
+
+def test_a_player_page_shows_the_figures_of_the_hands_played(client, settings):
+    from tests.games.test_ratings import play_out
+
+    settings.GAME_PACING = False
+    mei = player("mei-facts", "Mei")
+    play_out(services.create_table(mei, "doudizhu", "normal"))
+    page = client.get(url("games:player", "en", pk=mei.pk)).content.decode()
+    assert 'data-testid="facts-doudizhu"' in page
+    assert "Won as landlord" in page
+    assert 'data-testid="facts-gongzhu"' not in page  # no hand of it played
