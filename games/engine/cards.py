@@ -46,3 +46,9 @@ def deal_rng(seed: int, deal_number: int) -> random.Random:
     any deal can be replayed on its own without replaying the ones before it.
     """
     return random.Random(f"{seed}:{deal_number}")
+
+
+def check_deal(cards, deck) -> None:
+    """A recorded deal handed back to an engine must be exactly the game's deck, once each."""
+    if sorted(cards) != sorted(deck):
+        raise ValueError("the deal does not hold the game's cards exactly once each")

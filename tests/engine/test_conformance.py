@@ -180,3 +180,43 @@ def test_the_deal_record_holds_every_card_once(name, seats):
     cards = [c for h in hands for c in h] + [c for k, v in dealt.items() if k != "hands" for c in v]
     assert len(cards) == len(set(cards))
     json.dumps(dealt)
+
+
+@pytest.mark.parametrize(("name", "seats"), list(_configs()))
+def test_a_recorded_deal_starts_a_match_that_plays_as_the_original(name, seats):
+    """``new_match_from_deal``: the recorded deal (and dealer) of any hand starts a new match
+    whose first hand is that hand: the same seats to move, legal actions, views and result
+    for the same actions (with the same seed also any deal thrown in), without the original's
+    seed otherwise."""
+    game = get_game(name)
+    for seed in (3, 19, 2024):
+        original = game.new_match(seed=seed, seats=seats)
+        if seed == 19:  # a later hand too: its deal and dealer start the new match
+            original = game.next_hand(_play_hand(game, original, random.Random(seed)))
+        deal = game.dealt(original)
+        dealer = game.public_view(original).get("dealer", 0)
+        again = game.new_match_from_deal(deal, dealer, None, seed=seed)
+        assert game.dealt(again) == deal
+        rng = random.Random(seed * 7)
+        steps = 0
+        while not game.hand_over(original):
+            assert game.to_move(again) == game.to_move(original)
+            seat = rng.choice(game.to_move(original))
+            legal = game.legal_actions(original, seat)
+            assert game.legal_actions(again, seat) == legal
+            for s in range(seats):
+                mine, theirs = game.observation(again, s), game.observation(original, s)
+                for key in ("hand_number", "round", "totals", "scores", "prior_totals", "out"):
+                    mine.pop(key, None), theirs.pop(key, None)  # the match's count and totals
+                assert mine == theirs
+            action = rng.choice(legal)
+            original, again = game.apply(original, seat, action), game.apply(again, seat, action)
+            steps += 1
+            assert steps < 5000
+        assert game.hand_over(again)
+        assert game.hand_result(again)["scores"] == game.hand_result(original)["scores"]
+    # A deal that is not the game's cards once each is refused.
+    bad = game.dealt(game.new_match(seed=5, seats=seats))
+    bad["hands"][0] = bad["hands"][0][:-1] + bad["hands"][1][:1]
+    with pytest.raises(ValueError):
+        game.new_match_from_deal(bad, 0, None)

@@ -36,6 +36,7 @@ class DouDizhu:
     seat_counts = INFO.seat_counts
 
     new_match = staticmethod(rules.new_match)
+    new_match_from_deal = staticmethod(rules.new_match_from_deal)
     to_move = staticmethod(rules.to_move)
     legal_actions = staticmethod(rules.legal_actions)
     apply = staticmethod(rules.apply)

@@ -8,6 +8,7 @@ import copy
 from itertools import combinations
 
 from games.engine.base import IllegalAction
+from games.engine.cards import FULL_DECK, check_deal
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
 from games.engine.doudizhu.combos import (
@@ -73,6 +74,24 @@ def new_match(seed: int, seats: int = SEATS, options: dict | None = None) -> Sta
     if seats != SEATS:
         raise ValueError("Dou Dizhu is played by three")
     return _fresh_hand(seed, _hands_option(options), 1, 0, 0, [0, 0, 0])
+
+
+def new_match_from_deal(
+    deal: dict, dealer: int = 0, options: dict | None = None, seed: int = 0
+) -> State:
+    """A match whose first hand is ``deal`` (a ``dealt`` record: three hands and the kitty),
+    the bidding opened by the seat after ``dealer``. ``seed`` deals the rest: a deal thrown in
+    when everyone passes, and the hands after it."""
+    hands, kitty = deal.get("hands") or [], deal.get("kitty") or []
+    if len(hands) != SEATS or any(len(h) != 17 for h in hands) or len(kitty) != 3:
+        raise ValueError("a Dou Dizhu deal is three hands of 17 and a kitty of 3")
+    if dealer not in range(SEATS):
+        raise ValueError("the dealer is one of the three seats")
+    check_deal([c for h in hands for c in h] + list(kitty), FULL_DECK)
+    state = _fresh_hand(seed, _hands_option(options), 1, 0, dealer, [0, 0, 0])
+    state.hands = [sort_cards(h) for h in hands]
+    state.kitty = sort_cards(kitty)
+    return state
 
 
 def new_match_fixed(

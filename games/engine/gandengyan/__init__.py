@@ -9,12 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.base import GameInfo, IllegalAction, register
+from games.engine.cards import FULL_DECK, check_deal
 from games.engine.gandengyan import observation as _observation
 from games.engine.gandengyan import rules
 from games.engine.gandengyan.actions import CODES
 from games.engine.gandengyan.combos import beats, readings
 from games.engine.gandengyan.scoring import settle
-from games.engine.gandengyan.state import DEFAULT_OPTIONS, DRAW_RULES, State, deal
+from games.engine.gandengyan.state import (
+    DEALER_CARDS,
+    DEFAULT_OPTIONS,
+    DRAW_RULES,
+    OTHER_CARDS,
+    State,
+    deal,
+    sort_hand,
+)
 
 INFO = GameInfo(
     name="gandengyan",
@@ -43,6 +52,36 @@ class GanDengYan:
         if set(opts) != {"draw"} or opts["draw"] not in DRAW_RULES:
             raise ValueError(f"unknown options {options!r}")
         return deal(seed, seats, opts["draw"], round_no=1, dealer=0, totals=[0] * seats)
+
+    def new_match_from_deal(
+        self, deal: dict, dealer: int = 0, options: dict | None = None, seed: int = 0
+    ) -> State:
+        """A session whose first round is ``deal`` (a ``dealt`` record: hands and stock, the
+        dealer's six cards at ``dealer``). ``seed`` deals the rounds after it."""
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        if set(opts) != {"draw"} or opts["draw"] not in DRAW_RULES:
+            raise ValueError(f"unknown options {options!r}")
+        hands, stock = deal.get("hands") or [], deal.get("stock") or []
+        seats = len(hands)
+        if seats not in self.seat_counts or dealer not in range(seats):
+            raise ValueError("a Gan Deng Yan deal is 2 to 4 hands, the dealer one of them")
+        if any(
+            len(h) != (DEALER_CARDS if s == dealer else OTHER_CARDS) for s, h in enumerate(hands)
+        ):
+            raise ValueError("the dealer holds six cards, everyone else five")
+        check_deal([c for h in hands for c in h] + list(stock), FULL_DECK)
+        return State(
+            seed=seed,
+            seats=seats,
+            draw=opts["draw"],
+            round=1,
+            dealer=dealer,
+            hands=[sort_hand(h) for h in hands],
+            stock=list(stock),
+            turn=dealer,
+            played=[False] * seats,
+            totals=[0] * seats,
+        )
 
     def to_move(self, state: State) -> list[int]:
         return [] if state.turn is None else [state.turn]

@@ -8,6 +8,7 @@ refusal codes), ``rules`` (exposure, play, end of hand and match), ``scoring`` (
 from __future__ import annotations
 
 from games.engine.base import GameInfo, register
+from games.engine.cards import STANDARD_DECK, check_deal
 from games.engine.gongzhu import observation as _observation
 from games.engine.gongzhu import rules as _rules
 from games.engine.gongzhu import state as _state
@@ -62,6 +63,22 @@ class GongZhu:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed must be an integer")
         return _state.new_hand(seed, 1, (0, 0, 0, 0), None)
+
+    def new_match_from_deal(
+        self, deal: dict, dealer: int = 0, options: dict | None = None, seed: int = 0
+    ):
+        """A match whose first hand is ``deal`` (a ``dealt`` record). ``dealer``: who leads the
+        first trick as the public view's ``dealer`` says (None: the holder of 2S). ``seed``
+        deals any later hand."""
+        if options:
+            raise ValueError("Gong Zhu takes no options")
+        hands = deal.get("hands") or []
+        if len(hands) != 4 or any(len(h) != 13 for h in hands):
+            raise ValueError("a Gong Zhu deal is four hands of 13")
+        check_deal([c for h in hands for c in h], STANDARD_DECK)
+        if dealer is not None and dealer not in range(4):
+            raise ValueError("the first leader is one of the four seats, or None")
+        return _state.new_hand(seed, 1, (0, 0, 0, 0), dealer, hands=tuple(map(tuple, hands)))
 
     to_move = staticmethod(_rules.to_move)
     legal_actions = staticmethod(_rules.legal_actions)

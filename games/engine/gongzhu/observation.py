@@ -72,12 +72,16 @@ def _table(state: State) -> dict:
         "out": out_seats(current),
         "match_over": match_over(state),
         "winner": winner(state),
+        # Gong Zhu has no dealer: the seat that opens the hand is whoever leads its first trick
+        # by the rules (the last hand's pig-taker), or None in hand 1 (the holder of 2S, not
+        # told). ``new_match_from_deal`` takes it back as its ``dealer``.
+        "dealer": state.first_leader if state.open_leader else None,
     }
     if state.phase == EXPOSE:
         view.update(
             to_move=None,
             # In hand 1 the leader is the holder of 2S: unknown until play begins.
-            leader=state.leader if state.hand_number > 1 else None,
+            leader=state.leader if state.open_leader else None,
             exposed=None,
             exposed_unplayed=None,
             trick=None,

@@ -33,6 +33,7 @@ class State:
         "pending",  # exposure phase: per seat None (undecided) or the cards it chose
         "exposed",  # per seat, the cards it exposed (revealed once all four decided)
         "first_leader",
+        "open_leader",  # the first leader is known to all (a later hand, or a deal played again)
         "leader",  # seat leading the current trick
         "trick",  # cards of the current trick, in playing order from the leader
         "tricks",  # completed tricks of this hand: (leader, cards, winner)
@@ -50,6 +51,7 @@ class State:
         new.pending = self.pending
         new.exposed = self.exposed
         new.first_leader = self.first_leader
+        new.open_leader = self.open_leader
         new.leader = self.leader
         new.trick = self.trick
         new.tricks = self.tricks
@@ -76,9 +78,17 @@ def deal(seed: int, hand_number: int) -> tuple[tuple[str, ...], ...]:
     return tuple(sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS))
 
 
-def new_hand(seed: int, hand_number: int, prior_totals: tuple[int, ...], leader: int | None):
-    """A hand dealt and waiting for the four exposure choices; ``leader`` None means 2S leads."""
-    hands = deal(seed, hand_number)
+def new_hand(
+    seed: int,
+    hand_number: int,
+    prior_totals: tuple[int, ...],
+    leader: int | None,
+    hands: tuple[tuple[str, ...], ...] | None = None,
+):
+    """A hand dealt and waiting for the four exposure choices; ``leader`` None means 2S leads.
+    ``hands``: these cards instead of the seed's deal (a recorded deal played again)."""
+    hands = deal(seed, hand_number) if hands is None else tuple(sort_cards(h) for h in hands)
+    given_leader = leader is not None
     if leader is None:
         leader = next(s for s in range(SEATS) if "2S" in hands[s])
     state = State.__new__(State)
@@ -90,6 +100,7 @@ def new_hand(seed: int, hand_number: int, prior_totals: tuple[int, ...], leader:
     state.pending = (None,) * SEATS
     state.exposed = ((),) * SEATS
     state.first_leader = leader
+    state.open_leader = hand_number > 1 or given_leader
     state.leader = leader
     state.trick = ()
     state.tricks = ()
@@ -109,6 +120,7 @@ def to_json(state: State) -> dict:
         "pending": [None if p is None else list(p) for p in state.pending],
         "exposed": [list(e) for e in state.exposed],
         "first_leader": state.first_leader,
+        "open_leader": state.open_leader,
         "leader": state.leader,
         "trick": list(state.trick),
         "tricks": [[lead, list(cards), winner] for lead, cards, winner in state.tricks],
@@ -131,6 +143,7 @@ def from_json(data: dict) -> State:
     state.pending = tuple(None if p is None else tuple(p) for p in data["pending"])
     state.exposed = tuple(tuple(e) for e in data["exposed"])
     state.first_leader = int(data["first_leader"])
+    state.open_leader = bool(data.get("open_leader", state.hand_number > 1))
     state.leader = int(data["leader"])
     state.trick = tuple(data["trick"])
     state.tricks = tuple((int(lead), tuple(cards), int(w)) for lead, cards, w in data["tricks"])
