@@ -111,12 +111,13 @@ def match_context(table: Table, user) -> dict:
     }
 
 
-def replay_steps(table: Table, number: int, deals: list | None = None):
+def replay_steps(table: Table, number: int, deals: list | None = None, start: dict | None = None):
     """The hand rebuilt from seed and log: a list of (seat, action, public view) per move,
     or None when the rebuilt deal or the engine version disagree with the record.
 
     ``deals``: if given, filled with the hand's deals as dealt – the record's, then each new
-    deal after one was thrown in (an engine with ``deals_in_hand``: Dou Dizhu's all-pass)."""
+    deal after one was thrown in (an engine with ``deals_in_hand``: Dou Dizhu's all-pass).
+    ``start``: if given, gets the hand's ``dealer`` as the public view said at its start."""
     gspec = table_game(table.game)
     game = gspec.engine
     hands = {h.number: h for h in table.hands.all()}
@@ -124,7 +125,13 @@ def replay_steps(table: Table, number: int, deals: list | None = None):
     if hand is None or hand.engine_version != gspec.rules_version:
         return None
     seats = table.seats.count()
-    state = game.new_match(seed=int(table.seed), seats=seats, options=table.options or None)
+    options = table.options or None
+    if table.start:  # a deal played again starts from that deal, not from its seed
+        state = game.new_match_from_deal(
+            table.start["deal"], table.start["dealer"], options, seed=int(table.seed)
+        )
+    else:
+        state = game.new_match(seed=int(table.seed), seats=seats, options=options)
     log = list(table.log.select_related("hand").order_by("seq"))
     by_hand: dict[int, list] = {}
     for entry in log:
@@ -134,6 +141,8 @@ def replay_steps(table: Table, number: int, deals: list | None = None):
             state = game.next_hand(state)
         if game.dealt(state) != hands[n].deal:
             return None
+        if start is not None and n == number:
+            start["dealer"] = game.public_view(state).get("dealer")
         steps = []
         count = getattr(game, "deals_in_hand", None)
         dealt = count(state) if count else 1
@@ -185,3 +194,16 @@ def replay_context(table: Table, number: int, user) -> dict | None:
     # Without a trustworthy replay (the rules code changed since), the record as logged.
     context.update(table_game(table.game).present_replay(summary, hand, steps, names))
     return context
+
+
+def deal_of_hand(table: Table, number: int) -> dict | None:
+    """A finished hand's deal as it was played (after any deals thrown in) and its dealer,
+    to deal it again: ``{"deal": …, "dealer": …}``, or None if it cannot be rebuilt."""
+    hand = table.hands.filter(number=number, ended_at__isnull=False).first()
+    if hand is None:
+        return None
+    deals: list = []
+    start: dict = {}
+    if replay_steps(table, number, deals, start) is None:
+        return None
+    return {"hand": hand, "deal": deals[-1] if deals else hand.deal, "dealer": start["dealer"]}

@@ -79,6 +79,14 @@ class Table(models.Model):
     successor = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # "Play the same deal again": the finished hand this one-hand table deals again (unrated),
+    # the seat the player had there (their seat 0 here: the deal turned so), and the deal and
+    # dealer it started from (its replay starts there, not from the seed).
+    replay_of = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays"
+    )
+    replay_seat = models.PositiveSmallIntegerField(default=0)
+    start = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]

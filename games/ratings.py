@@ -66,6 +66,8 @@ def places(totals: list[int], last: Iterable[int]) -> list[int]:
 
 def participants(table: Table, totals: list[int], resigned_by=None) -> list[dict] | None:
     """Who took part and their places, or None when the match is not rated."""
+    if table.start:
+        return None  # a deal played again: its player had seen every hand of it
     game = table_game(table.game)
     seats = sorted(table.seats.all(), key=lambda s: s.index)
     left = {s.index for s in seats if s.left}

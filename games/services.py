@@ -289,7 +289,7 @@ def _finish_hand_if_over(table: Table, state) -> None:
     hand.breakdown = result["breakdown"]
     hand.totals = game.totals(state)
     hand.save(update_fields=["ended_at", "scores", "breakdown", "totals"])
-    if game.match_over(state):
+    if game.match_over(state) or table.start:  # a deal played again is one hand
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()
         ratings.rate(table, hand.totals)
@@ -356,6 +356,46 @@ def create_table(
         _notify(table)
         if replaces:
             _end_session(replaces, user)
+    return table
+
+
+def create_same_deal_table(user, source: Table, again: dict, seat: int) -> Table:
+    """A one-hand table with a finished hand's deal (``history.deal_of_hand``), the player in
+    seat 0 with the cards they held in seat ``seat``, the computer players at their levels
+    (a person's seat at Normal). Unrated: the player has seen every hand of that deal."""
+    game = table_game(source.game).engine
+    seats = sorted(source.seats.all(), key=lambda s: s.index)
+    n = len(seats)
+    deal = {k: (v[seat:] + v[:seat] if k == "hands" else v) for k, v in again["deal"].items()}
+    dealer = None if again["dealer"] is None else (again["dealer"] - seat) % n
+    seed = _seed()
+    try:
+        state = game.new_match_from_deal(deal, dealer, source.options or None, seed=seed)
+    except (ValueError, TypeError) as e:
+        raise Refused("bad_options") from e
+    levels = [(s.bot_level or source.level) if s.is_bot else "normal" for s in seats]
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=source.game,
+            options=source.options,
+            seed=str(seed),
+            state=game.to_json(state),
+            owner=user,
+            level=source.level,
+            replay_of=again["hand"],
+            replay_seat=seat,
+            start={"deal": deal, "dealer": dealer},
+        )
+        Seat.objects.create(table=table, index=0, user=user)
+        for i in range(1, n):
+            Seat.objects.create(
+                table=table, index=i, kind=Seat.Kind.BOT, bot_level=levels[(i + seat) % n]
+            )
+        _start_hand(table, state)
+        state = load_state(table)
+        _schedule_bots(table, state)
+        table.save()
+        _notify(table)
     return table
 
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/", views.my_matches, name="my_matches"),
     path("matches/<uuid:code>/", views.match_page, name="match"),
     path("matches/<uuid:code>/hands/<int:number>/", views.hand_replay, name="replay"),
+    path("matches/<uuid:code>/hands/<int:number>/again/", views.same_deal, name="same_deal"),
     path("players/<int:pk>/", views.player, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),

@@ -349,3 +349,20 @@ def leaderboard(request, game: str | None = None):
             "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         },
     )
+
+
+@login_required
+@require_POST
+def same_deal(request, code, number: int):
+    """Play a finished hand's deal again, at a new one-hand table (unrated)."""
+    table = _get_table_for_user(request, code)
+    seat = services.seat_of(table, request.user)
+    again = history.deal_of_hand(table, number) if seat is not None else None
+    if again is None:
+        raise Http404
+    try:
+        new = services.create_same_deal_table(request.user, table, again, seat)
+    except services.Refused as e:
+        messages.error(request, refusal(e.code, e.params))
+        return redirect("games:replay", code=table.code, number=number)
+    return redirect("games:table", code=new.code)

@@ -55,6 +55,8 @@ def board_context(table, user, selected=()) -> dict:
     context = gspec.present(summary, view, seat, selected)
     context["waiting"] = False
     context["multi_card"] = gspec.reads_selections
+    if table.start and gspec.engine.hand_over(state):
+        context["same_deal"] = _same_deal(table, summary)
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
         context["people"] = {
@@ -66,6 +68,29 @@ def board_context(table, user, selected=()) -> dict:
             "again": _successor(table, user) if table.successor_id else None,
         }
     return context
+
+
+def _same_deal(table, summary) -> dict | None:
+    """A deal played again, once its hand is over: each seat's score then and now."""
+    first = table.replay_of
+    now = table.hands.filter(ended_at__isnull=False).first()
+    if first is None or now is None or not first.scores or not now.scores:
+        return None
+    n = len(now.scores)
+    names = summary.names()
+    return {
+        "rows": [
+            {
+                "name": names[i]["name"],
+                "first": first.scores[(i + table.replay_seat) % n],
+                "now": now.scores[i],
+                "you": i == 0,
+            }
+            for i in range(n)
+        ],
+        "source": first.table.code,
+        "number": first.number,
+    }
 
 
 def _successor(table, user) -> dict | None:

@@ -98,3 +98,37 @@ def test_a_player_finds_their_ratings_and_the_leaderboard(
     )
     audit.check(phone_page, "player page (de, phone)")
     audit.done()
+
+
+def test_the_same_deal_played_again_from_the_history(page, site_url, artifacts_dir):
+    from tests.e2e.test_gongzhu import play_hand
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}/en/")
+    page.get_by_test_id("play-gongzhu").click()
+    expect(page).to_have_url(re.compile(r"/en/tables/[0-9a-f-]+/$"))
+    first = page.url
+    play_hand(page)
+    expect(page.locator(".summary__panel")).to_contain_text("Hand 1")
+
+    # From the score sheet to the hand's replay, and its deal played again.
+    page.goto(first.replace("/tables/", "/matches/"))
+    page.get_by_role("link", name="Replay").first.click()
+    mine = page.locator(".deal-grid > div").first.locator(".card")
+    cards = sorted(mine.evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert len(cards) == 13
+    page.get_by_test_id("same-deal").click()
+    expect(page).to_have_url(re.compile(r"/en/tables/[0-9a-f-]+/$"))
+    assert page.url != first
+    expect(page.locator("#board[data-synced]")).to_have_count(1)
+    held = sorted(
+        page.locator("#board .hand__card").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    assert held == cards  # the same thirteen cards
+
+    play_hand(page)
+    comparison = page.get_by_test_id("same-deal")
+    expect(comparison).to_contain_text("The first time")
+    expect(comparison.locator("tbody tr")).to_have_count(4)
+    expect(page.get_by_test_id("next-hand")).to_have_count(0)  # one hand only
+    page.screenshot(path=os.path.join(artifacts_dir, "same-deal-desktop-en.png"), full_page=True)
