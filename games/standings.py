@@ -4,6 +4,10 @@ rated, so nothing here says anything about a match in progress."""
 
 from __future__ import annotations
 
+import json
+from datetime import date
+from pathlib import Path
+
 from django.db.models import Count, F
 
 from games import ratings
@@ -130,3 +134,24 @@ def leaderboard(game: str, limit: int = 100) -> list[dict]:
         }
         for i, r in enumerate(ranked)
     ]
+
+
+STRENGTH_FILE = Path(__file__).resolve().parent / "strength.json"
+
+
+def strength() -> dict:
+    """The computer players' measured strength (games/strength.json, written by
+    ``manage.py strength`` from botmatch's results), grouped by game."""
+    try:
+        data = json.loads(STRENGTH_FILE.read_text())
+    except (OSError, ValueError):
+        data = {"rows": []}
+    by_game = []
+    for game in games():
+        rows = [r for r in data.get("rows", []) if r.get("game") == game.name]
+        by_game.append({"game": game.name, "label": game.labels.name, "rows": rows})
+    try:
+        measured = date.fromisoformat(data.get("measured") or "")
+    except ValueError:
+        measured = None
+    return {"games": by_game, "measured": measured}

@@ -17,5 +17,6 @@ urlpatterns = [
     path("matches/<uuid:code>/hands/<int:number>/again/", views.same_deal, name="same_deal"),
     path("players/<int:pk>/", views.player, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("strength/", views.strength, name="strength"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),
 ]

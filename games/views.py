@@ -366,3 +366,14 @@ def same_deal(request, code, number: int):
         messages.error(request, refusal(e.code, e.params))
         return redirect("games:replay", code=table.code, number=number)
     return redirect("games:table", code=new.code)
+
+
+def strength(request):
+    """How strong the computer players are: each level against the next, as measured."""
+    context = standings.strength()
+    levels = {**dict(LEVEL_CHOICES), "random": _("Random")}
+    for game in context["games"]:
+        for row in game["rows"]:
+            row["hero_label"] = levels.get(row["hero"], row["hero"])
+            row["villain_label"] = levels.get(row["villain"], row["villain"])
+    return render(request, "games/strength.html", context)

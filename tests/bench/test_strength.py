@@ -1,0 +1,61 @@
+"""The computer players' strength page: written by `manage.py strength` from botmatch's results
+files (never by hand), shown in both languages, and honest when nothing is measured."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import translation
+
+from games import standings
+from games.bench.harness import MatchConfig, run_match, summarize
+
+
+@pytest.fixture
+def measured(tmp_path, monkeypatch):
+    results = tmp_path / "gz.jsonl"
+    config = MatchConfig(game="gongzhu", hero="normal", villain="easy", seats=4, seed=3)
+    records = run_match(config, deals=4, jobs=1, results=str(results))
+    out = tmp_path / "strength.json"
+    call_command("strength", str(results), out=str(out))
+    monkeypatch.setattr(standings, "STRENGTH_FILE", out)
+    return json.loads(out.read_text()), summarize(records)
+
+
+def test_the_command_summarizes_each_run_of_the_results_files(measured):
+    data, figures = measured
+    [row] = data["rows"]
+    assert (row["game"], row["hero"], row["villain"], row["seats"]) == (
+        "gongzhu",
+        "normal",
+        "easy",
+        4,
+    )
+    assert row["deals"] == 4 and row["hands"] == 16
+    assert row["mean"] == round(figures["mean"], 1)
+    assert row["low"] <= row["mean"] <= row["high"]
+    assert row["command"].startswith("manage.py botmatch gongzhu --hero normal --villain easy")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Normal against Easy"), ("de", "Normal gegen Leicht")]
+)
+def test_the_page_shows_the_figures_in_both_languages(client, measured, lang, words):
+    data, _figures = measured
+    with translation.override(lang):
+        page = client.get(reverse("games:strength")).content.decode()
+    assert words in page
+    assert f"{data['rows'][0]['mean']:.1f}".replace(".", "," if lang == "de" else ".") in page
+    assert page.count('data-testid="strength-') == 3  # every playable game, measured or not
+
+
+@pytest.mark.django_db
+def test_without_figures_the_page_says_so(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(standings, "STRENGTH_FILE", tmp_path / "none.json")
+    with translation.override("en"):
+        page = client.get(reverse("games:strength")).content.decode()
+    assert page.count("Not measured yet.") == 3
