@@ -241,6 +241,14 @@ def _start_hand(table: Table, state) -> Hand:
     return hand
 
 
+def _open_hand(table: Table, state) -> None:
+    """A hand just dealt: record it, set when the bots move, save the table and tell it."""
+    _start_hand(table, state)
+    _schedule_bots(table, load_state(table))
+    table.save()
+    _notify(table)
+
+
 def _choose(table: Table, seat: int, level: str, state) -> dict:
     """A bot's choice computed inline (used for the quick simultaneous decisions at a deal)."""
     from games.bots import get_bot
@@ -349,11 +357,7 @@ def create_table(
         Seat.objects.create(table=table, index=0, user=user)
         for i in range(1, seats):
             Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=level)
-        _start_hand(table, state)
-        state = load_state(table)
-        _schedule_bots(table, state)
-        table.save()
-        _notify(table)
+        _open_hand(table, state)
         if replaces:
             _end_session(replaces, user)
     return table
@@ -391,11 +395,7 @@ def create_same_deal_table(user, source: Table, again: dict, seat: int) -> Table
             Seat.objects.create(
                 table=table, index=i, kind=Seat.Kind.BOT, bot_level=levels[(i + seat) % n]
             )
-        _start_hand(table, state)
-        state = load_state(table)
-        _schedule_bots(table, state)
-        table.save()
-        _notify(table)
+        _open_hand(table, state)
     return table
 
 
@@ -468,11 +468,7 @@ def start_next_hand(code, user, version) -> Table:
         state = game.next_hand(state)
         table.version += 1
         table.state = game.to_json(state)
-        _start_hand(table, state)
-        state = load_state(table)
-        _schedule_bots(table, state)
-        table.save()
-        _notify(table)
+        _open_hand(table, state)
     return table
 
 
@@ -906,10 +902,7 @@ def start_match(code, user) -> Table:
         table.status = Table.Status.ACTIVE
         table.version += 1
         table.state = table_game(table.game).engine.to_json(state)
-        _start_hand(table, state)
-        _schedule_bots(table, load_state(table))
-        table.save()
-        _notify(table)
+        _open_hand(table, state)
         if table.public:
             _notify_lobby()
     return table

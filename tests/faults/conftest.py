@@ -141,14 +141,16 @@ def stack():
 
 
 @pytest.fixture(autouse=True)
-def _bounded():
-    """A fault test that hangs fails after TEST_TIMEOUT seconds, and says so."""
+def _bounded(request):
+    """A fault test that hangs fails after TEST_TIMEOUT seconds (a module may set its own),
+    and says so."""
+    limit = getattr(request.module, "TEST_TIMEOUT", TEST_TIMEOUT)
 
     def expired(signum, frame):
-        raise TimeoutError(f"fault test still running after {TEST_TIMEOUT} s")
+        raise TimeoutError(f"fault test still running after {limit} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(TEST_TIMEOUT)
+    signal.alarm(limit)
     try:
         yield
     finally:
