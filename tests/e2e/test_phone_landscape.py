@@ -285,3 +285,23 @@ def test_the_keys_are_told_only_where_there_is_a_keyboard(browser, page, site_ur
         expect(touch.locator(".keys-help")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_landlord_badge_stays_inside_its_seat_on_a_narrow_phone(phone_page, site_url, site_shell):
+    """ "Grundbesitzer" on the right-hand seat of a 360 px phone (upright): inside its box."""
+    page = phone_page
+    start(page, site_url, site_shell, "doudizhu", lang="de")
+    site_shell(
+        "from games.models import Table; from games.engine.doudizhu import rules; "
+        "from games.registry import table_game; "
+        f"t = Table.objects.get(code='{code_of(page)}'); "
+        "t.state = table_game('doudizhu').engine.to_json("
+        "rules.new_match_fixed(seed=int(t.seed), landlord=1, bid=2)); "
+        "t.version += 1; t.bot_due_at = None; t.save()"
+    )
+    page.reload()
+    page.wait_for_selector("#board[data-synced]")
+    badge = page.locator(".seat .badge--landlord")
+    expect(badge).to_have_text("Grundbesitzer")
+    seat, box = page.locator(".seat:has(.badge--landlord)").bounding_box(), badge.bounding_box()
+    assert seat["x"] <= box["x"] and box["x"] + box["width"] <= seat["x"] + seat["width"]
