@@ -49,9 +49,9 @@ def rows_from(paths: list[str]) -> list[dict]:
                 "seats": config["seats"],
                 "deals": figures["deals"],
                 "hands": figures["hands"],
-                "mean": round(figures["mean"], 1),
-                "low": round(figures["low"], 1),
-                "high": round(figures["high"], 1),
+                "mean": _tenths(figures["mean"]),
+                "low": _tenths(figures["low"]),
+                "high": _tenths(figures["high"]),
                 "p95_ms": round(figures["p95_ms"], 2),
                 "command": (
                     f"manage.py botmatch {config['game']} --hero {config['hero']} "
@@ -60,7 +60,19 @@ def rows_from(paths: list[str]) -> list[dict]:
                 ),
             }
         )
-    return sorted(rows, key=lambda r: (r["game"], r["seats"], r["hero"], r["villain"]))
+    ladder = ["random", "easy", "normal", "hard"]
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["game"],
+            r["seats"],
+            ladder.index(r["hero"]) if r["hero"] in ladder else 9,
+        ),
+    )
+
+
+def _tenths(value: float) -> float:
+    return round(value, 1) + 0.0  # never "-0.0"
 
 
 class Command(BaseCommand):
