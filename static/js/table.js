@@ -425,9 +425,14 @@
           if (resync) resync.requestSubmit();
           return "";
         }
-        Array.prototype.slice.call(b.attributes).forEach(function (a) {
-          if (!next.hasAttribute(a.name)) b.removeAttribute(a.name);
-        });
+        // The board element's attributes as the server wrote them, in its order (a fresh
+        // render and a patched page must be the same board, attribute for attribute).
+        var names = function (el) {
+          return Array.prototype.map.call(el.attributes, function (a) { return a.name; });
+        };
+        if (names(b).join(" ") !== names(next).join(" ")) {
+          names(b).forEach(function (n) { b.removeAttribute(n); });
+        }
         Array.prototype.forEach.call(next.attributes, function (a) {
           if (b.getAttribute(a.name) !== a.value) b.setAttribute(a.name, a.value);
         });
