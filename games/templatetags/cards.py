@@ -17,6 +17,8 @@ def card_html(c, small: bool = False, labelled: bool = True) -> str:
     A card is an image named for screen readers (``labelled``). Inside a control that names
     it itself (a card of the hand: a button with the name as its text) the face is only
     drawn, hidden from screen readers, so the control's name is its text and nothing else.
+    The face's parts need no marks of their own: an image's inside is not read, and a hidden
+    face hides them too (a table sends dozens of cards in every frame).
     """
     classes = "card"
     if c.suit:
@@ -32,8 +34,7 @@ def card_html(c, small: bool = False, labelled: bool = True) -> str:
             '<span class="{}" data-card="{}" aria-hidden="true">', classes, c.code
         )
     return format_html(
-        '{}<span class="card__idx" aria-hidden="true">{}<br>{}</span>'
-        '<span class="card__pip" aria-hidden="true">{}</span></span>',
+        '{}<span class="card__idx">{}<br>{}</span><span class="card__pip">{}</span></span>',
         opening,
         c.rank,
         c.symbol,
