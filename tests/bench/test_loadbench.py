@@ -12,31 +12,26 @@ from tests.servers import ROOT, fresh_database
 NUMBER = r"(\d+(?:\.\d+)?)"
 
 
+def loadbench(env: dict, tmp_path, *args: str, timeout: float) -> str:
+    """Run ``manage.py loadbench`` on the test's database (logs in tmp_path); its output."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "loadbench", *args, "--log-dir", str(tmp_path / "logs")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
 @pytest.mark.slow
 def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path):
     with fresh_database(tmp_path) as env:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "loadbench",
-                "--tables",
-                "1",
-                "--seconds",
-                "2",
-                "--regime",
-                "closed",
-                "--log-dir",
-                str(tmp_path / "logs"),
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=90,
+        out = loadbench(
+            env, tmp_path, "--tables", "1", "--seconds", "2", "--regime", "closed", timeout=90
         )
-        assert done.returncode == 0, done.stderr[-3000:]
-        out = done.stdout
         # The summary row: regime, tables, latency median/p95/p99, samples; per human action:
         # actions/s, bare actions/s, ratio, CPU ms (site, bare), times the bare, KB (payload,
         # wire); per applied move: moves/s, CPU ms.
@@ -107,32 +102,13 @@ def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
 @pytest.mark.slow
 def test_the_together_regime_plays_two_people_per_table(tmp_path):
     with fresh_database(tmp_path) as env:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "loadbench",
-                "--game",
-                "doudizhu",
-                "--tables",
-                "2",
-                "--seconds",
-                "4",
-                "--think",
-                "0.2",
-                "--regime",
-                "together",
-                "--log-dir",
-                str(tmp_path / "logs"),
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
+        out = loadbench(
+            env,
+            tmp_path,
+            *("--game", "doudizhu", "--tables", "2", "--seconds", "4", "--think", "0.2"),
+            *("--regime", "together"),
             timeout=120,
         )
-        assert done.returncode == 0, done.stderr[-3000:]
-        out = done.stdout
         line = re.search(r"^together tables=2\s+site .* \(n=(\d+)\).* stalls 0 ", out, re.M)
         assert line and int(line.group(1)) > 0, out
         assert re.search(r"^together\s+2\s+" + NUMBER, out, re.M), out
