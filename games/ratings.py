@@ -26,6 +26,7 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from games.guests import is_guest
 from games.models import RatedMatch, Rating, RatingChange, Table
 from games.registry import table_game
 
@@ -45,11 +46,7 @@ def shown(mu: float, sigma: float) -> int:
 
 
 def _is_rated_person(seat) -> bool:
-    user = seat.user
-    if user is None or seat.kind != seat.Kind.PERSON:
-        return False
-    profile = getattr(user, "profile", None)
-    return not (profile is not None and profile.is_guest)
+    return seat.user is not None and seat.kind == seat.Kind.PERSON and not is_guest(seat.user)
 
 
 def places(totals: list[int], last: Iterable[int]) -> list[int]:

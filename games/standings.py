@@ -98,8 +98,8 @@ def player_context(user) -> dict:
 
 
 def name_of(user) -> str:
-    profile = getattr(user, "profile", None)
-    return (profile.display_name if profile else "") or user.get_username()
+    profile = getattr(user, "profile", None)  # an account made without the site's forms has none
+    return profile.name if profile is not None else user.get_username()
 
 
 def _board(game: str):

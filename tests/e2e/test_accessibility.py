@@ -10,7 +10,6 @@ settlements, Dou Dizhu's bidding).
 import json
 import re
 import subprocess
-import uuid
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -26,10 +25,10 @@ from tests.e2e.test_phone_landscape import (
     gongzhu_exposure_scene,
     start,
 )
+from tests.e2e.test_play_together import sign_up
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-PASSWORD = "Kartenspiel-2026"
 
 RUN_AXE = """async (tags) => {
     const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
@@ -103,13 +102,7 @@ def test_the_account_pages_and_my_matches(page, site_url, site_shell):
         audit.check(page, path)
     # A guest's match, then signing up: My matches lists it, the match page shows it.
     start(page, site_url, site_shell, "gongzhu")
-    name = f"axe{uuid.uuid4().hex[:6]}"
-    page.goto(f"{site_url}/en/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("form.stack button[type=submit]").click()
-    expect(page.locator(".account-menu summary")).to_contain_text(name)
+    sign_up(page, site_url, "axe")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "online")
     audit.check(page, "lobby, signed in")
     page.goto(f"{site_url}/en/accounts/profile/")

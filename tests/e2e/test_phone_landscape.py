@@ -7,12 +7,12 @@ is never cut, ticked exposures survive a reload, the toast hides none of the pan
 felt, and the keyboard help shows only where there is a keyboard.
 """
 
-import contextlib
 import re
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+
+from tests.e2e.test_gandengyan import code_of, skip_deal
 
 LANDSCAPE = {"width": 844, "height": 390}
 EDGE = {"x": 6, "y": 14}  # cards overlap: a player taps the visible left edge
@@ -27,10 +27,6 @@ def landscape(browser):
     page = context.new_page()
     yield page
     context.close()
-
-
-def code_of(page):
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def gongzhu_exposure_scene(code: str) -> str:
@@ -67,14 +63,6 @@ def start(page, site_url, site_shell, game, lang="en"):
         page.get_by_test_id("start").click()
     expect(page).to_have_url(re.compile(r"/tables/[0-9a-f-]+/$"))
     page.wait_for_selector("#board[data-synced]")
-
-
-def skip_deal(page):
-    veil = page.locator("#deal-veil")
-    if veil.is_visible():
-        with contextlib.suppress(PlaywrightError):
-            veil.click(timeout=1500)
-    expect(veil).to_be_hidden()
 
 
 def boxes(page):

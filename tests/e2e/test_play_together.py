@@ -22,6 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from tests.e2e.test_gandengyan import code_of, skip_deal
 from tests.servers import ROOT
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
@@ -110,10 +111,6 @@ def person(browser):
     for context in contexts:
         with contextlib.suppress(PlaywrightError):
             context.close()
-
-
-def code_of(page):
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def sign_up(page, site_url, prefix, lang="en"):
@@ -234,15 +231,6 @@ def gongzhu_act(page, what):
     card.click(position=EDGE)  # selects it
     page.locator(f".hand__card[data-card='{code}']").click(position=EDGE)  # a second tap plays
     _moved(page, before)
-
-
-def skip_deal(page):
-    """Gan Deng Yan shows the deal for a moment; a tap skips it."""
-    veil = page.locator("#deal-veil")
-    if veil.is_visible():
-        with contextlib.suppress(PlaywrightError):
-            veil.click(timeout=1500)
-    expect(veil).to_be_hidden()
 
 
 def gandengyan_act(page, what):

@@ -7,34 +7,16 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from cardsite.accounts.models import Profile
 from games import ratings, services
 from games.models import RatedMatch, Rating, RatingChange, Table
+from tests.games.people import play_out, player
 from tests.games.test_races import at_once
 
 User = get_user_model()
 
 
-def player(name: str, guest: bool = False):
-    user = User.objects.create_user(name, password="Kartenspiel-2026")
-    Profile.objects.create(user=user, is_guest=guest)
-    return user
-
-
 def rating_of(user, game="gongzhu"):
     return Rating.objects.filter(user=user, game=game).first()
-
-
-def play_out(table: Table) -> Table:
-    """Let the computer play the person's seat too, until the match ends."""
-    table.seats.filter(index=0).update(autoplay=True)
-    for _ in range(40):
-        services.run_bots(table.code)
-        table.refresh_from_db()
-        if not table.is_active:
-            return table
-        services.start_next_hand(table.code, table.seats.get(index=0).user, table.version)
-    raise AssertionError("the match did not end")
 
 
 def test_places_follow_the_totals_ties_share_and_leavers_come_last():

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
-from cardsite.accounts.models import Profile
 from games import history, services, views_live
 from games.models import RatedMatch, Seat, Table
 from games.registry import table_game, table_games
+from tests.games.people import finish_hand, player
 
 pytestmark = pytest.mark.django_db
 PLAYABLE = [g.name for g in table_games() if g.playable]
@@ -23,22 +23,6 @@ def _english(settings):
     settings.GAME_PACING = False
     with translation.override("en"):
         yield
-
-
-def player(name="ren"):
-    user = User.objects.create_user(name, password="Kartenspiel-2026")
-    Profile.objects.create(user=user)
-    return user
-
-
-def finish_hand(table: Table, user) -> Table:
-    """The computer plays the person's seat too, to the end of the current hand."""
-    table.seats.filter(user=user).update(autoplay=True)
-    Table.objects.filter(pk=table.pk).update(bot_due_at=timezone.now())  # its turn, now
-    services.run_bots(table.code)
-    table.seats.filter(user=user).update(autoplay=False)
-    table.refresh_from_db()
-    return table
 
 
 @pytest.mark.parametrize("game", PLAYABLE)

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from cardsite.accounts.models import Profile
 from games import ratings, services
+from tests.games.people import play_out, player
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -23,12 +23,6 @@ def _language_restored():
     # must not depend on this one.
     with translation.override("en"):
         yield
-
-
-def player(name: str, display: str = "", guest: bool = False):
-    user = User.objects.create_user(name, password="Kartenspiel-2026")
-    Profile.objects.create(user=user, is_guest=guest, display_name=display)
-    return user
 
 
 def rated(user, totals, times: int = 1, level: str = "normal"):
@@ -122,8 +116,6 @@ def test_each_game_counts_what_its_players_care_about():
 
 
 def test_a_player_page_shows_the_figures_of_the_hands_played(client, settings):
-    from tests.games.test_ratings import play_out
-
     settings.GAME_PACING = False
     mei = player("mei-facts", "Mei")
     play_out(services.create_table(mei, "doudizhu", "normal"))
