@@ -111,13 +111,22 @@ def match_context(table: Table, user) -> dict:
     }
 
 
-def replay_steps(table: Table, number: int, deals: list | None = None, start: dict | None = None):
+def replay_steps(
+    table: Table,
+    number: int,
+    deals: list | None = None,
+    start: dict | None = None,
+    decisions: tuple[int, list] | None = None,
+):
     """The hand rebuilt from seed and log: a list of (seat, action, public view) per move,
     or None when the rebuilt deal or the engine version disagree with the record.
 
     ``deals``: if given, filled with the hand's deals as dealt – the record's, then each new
     deal after one was thrown in (an engine with ``deals_in_hand``: Dou Dizhu's all-pass).
-    ``start``: if given, gets the hand's ``dealer`` as the public view said at its start."""
+    ``start``: if given, gets the hand's ``dealer`` as the public view said at its start.
+    ``decisions``: ``(seat, out)``: ``out`` gets the person's own decisions in that seat, as
+    (log seq, the seat's observation then, its legal actions, the action taken), where there
+    was more than one thing to do (a computer's moves for the person are left out)."""
     gspec = table_game(table.game)
     game = gspec.engine
     hands = {h.number: h for h in table.hands.all()}
@@ -149,6 +158,12 @@ def replay_steps(table: Table, number: int, deals: list | None = None, start: di
         if deals is not None and n == number:
             deals[:] = [hands[n].deal]
         for entry in by_hand.get(n, []):
+            own = decisions is not None and n == number and entry.seat == decisions[0]
+            if own and not entry.by_computer:
+                legal = game.legal_actions(state, entry.seat)
+                if len(legal) > 1:
+                    seen = game.observation(state, entry.seat)
+                    decisions[1].append((entry.seq, seen, legal, entry.action))
             state = game.apply(state, entry.seat, entry.action)
             steps.append((entry.seat, entry.action, game.public_view(state)))
             if count and count(state) > dealt:

@@ -197,6 +197,9 @@ class ActionLog(models.Model):
     seq = models.PositiveIntegerField(help_text="The table's version after this action.")
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
+    # A computer's move: a computer player's, or one made for a person (auto-play, a forced
+    # move). A hand's review weighs the person's own decisions only.
+    by_computer = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -272,3 +275,29 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game} {self.mu_before:.1f} → {self.mu:.1f}"
+
+
+class HandReview(models.Model):
+    """Hard's look at one seat's decisions in a finished hand (games.reviews), kept with it.
+
+    ``decisions`` holds, per decision weighed, the position as that seat saw it and Hard's
+    values; the counts say how far the low-priority review worker has got."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveSmallIntegerField(default=0)
+    done = models.PositiveSmallIntegerField(default=0)
+    decisions = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="one_review_per_seat")]
+
+    def __str__(self) -> str:
+        return f"review of {self.hand} for seat {self.seat}: {self.status}"

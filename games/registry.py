@@ -106,6 +106,12 @@ class TableGame:
         """A player's figures in this game, from the finished hands they played."""
         return self.hooks["stats"].facts(hands) if self.hooks else []
 
+    def review_position(self, observation: dict) -> dict:
+        return self.hooks["review"].position(observation)
+
+    def review_note(self, position: dict, names: dict) -> str:
+        return self.hooks["review"].note(position, names)
+
     def present_replay(self, table, hand, steps, names) -> dict:
         return self.hooks["replay"].context(table, hand, steps, names)
 

@@ -236,7 +236,7 @@ def _start_hand(table: Table, state) -> Hand:
                     if len(legal) == 1
                     else _choose(table, seat, seats[seat].level_to_play, state)
                 )
-                state = _log_and_apply(table, state, seat, action)
+                state = _log_and_apply(table, state, seat, action, by_computer=True)
     table.state = game.to_json(state)
     return hand
 
@@ -271,12 +271,17 @@ def _decide(task: BotTask) -> dict:
     return action
 
 
-def _log_and_apply(table: Table, state, seat: int, action: dict):
+def _log_and_apply(table: Table, state, seat: int, action: dict, by_computer: bool = False):
     game = table_game(table.game).engine
     state = game.apply(state, seat, action)
     table.version += 1
     ActionLog.objects.create(
-        table=table, hand_id=table.current_hand_id, seq=table.version, seat=seat, action=action
+        table=table,
+        hand_id=table.current_hand_id,
+        seq=table.version,
+        seat=seat,
+        action=action,
+        by_computer=by_computer,
     )
     # Counted once it is committed (a refused or rolled-back move never is).
     transaction.on_commit(partial(metrics.applied, table.game))
@@ -554,11 +559,11 @@ def _bot_task(table: Table, state) -> BotTask | None:
     )
 
 
-def _apply_move(table: Table, state, seat: int, action: dict):
+def _apply_move(table: Table, state, seat: int, action: dict, by_computer: bool = False):
     """Apply, log and save one move on a locked table; notify after commit. The new state."""
     game = table_game(table.game).engine
     before = game.public_view(state)
-    state = _log_and_apply(table, state, seat, action)
+    state = _log_and_apply(table, state, seat, action, by_computer)
     table.state = game.to_json(state)
     _finish_hand_if_over(table, state)
     _schedule_bots(table, state, before)
@@ -612,7 +617,7 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
             table.bot_claimed_until = now + timedelta(seconds=CLAIM_SECONDS)
             table.save(update_fields=["bot_claimed_until"])
             return task
-        state = _apply_move(table, state, task.seat, _decide(task))
+        state = _apply_move(table, state, task.seat, _decide(task), by_computer=True)
         _play_unpaced_bots(table, state)
         return table
 
@@ -627,7 +632,7 @@ def _play_unpaced_bots(table: Table, state) -> None:
         task = _bot_task(table, state)
         if task is None or task.level not in QUICK_LEVELS:
             return
-        state = _apply_move(table, state, task.seat, _decide(task))
+        state = _apply_move(table, state, task.seat, _decide(task), by_computer=True)
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:
@@ -636,7 +641,7 @@ def apply_bot_move(task: BotTask, action: dict) -> Table | None:
         table = _locked(task.code)
         if table.version != task.version or not table.is_active:
             return None  # someone moved meanwhile; the claim lapses with the version
-        _apply_move(table, load_state(table), task.seat, action)
+        _apply_move(table, load_state(table), task.seat, action, by_computer=True)
     return table
 
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path("matches/<uuid:code>/", views.match_page, name="match"),
     path("matches/<uuid:code>/hands/<int:number>/", views.hand_replay, name="replay"),
     path("matches/<uuid:code>/hands/<int:number>/again/", views.same_deal, name="same_deal"),
+    path("matches/<uuid:code>/hands/<int:number>/review/", views.hand_review, name="review"),
     path("players/<int:pk>/", views.player, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("strength/", views.strength, name="strength"),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
-from games import history, ratings, services, standings, views_live
+from games import history, ratings, reviews, services, standings, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
@@ -316,6 +316,23 @@ def hand_replay(request, code, number: int):
     if context is None:
         raise Http404
     return render(request, table_game(table.game).replay_template, context)
+
+
+def hand_review(request, code, number: int):
+    """Hard's look at the player's own decisions in a finished hand: queued when first asked
+    for (POST: again, after a failure), then kept; the page polls while it is made."""
+    table = _get_table_for_user(request, code)
+    seat = services.seat_of(table, request.user)
+    if seat is None:
+        raise Http404
+    review = reviews.review_of(table, number, seat, again=request.method == "POST")
+    if review is None:
+        raise Http404
+    if request.method == "POST":
+        return redirect("games:review", code=table.code, number=number)
+    context = reviews.context(table, review)
+    template = "games/review.html#review-body" if request.htmx else "games/review.html"
+    return render(request, template, context)
 
 
 def player(request, pk: int):

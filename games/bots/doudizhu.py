@@ -356,24 +356,54 @@ class HardBot:
         if legal_actions[0]["type"] == "bid":
             return self.bidder.act(observation, legal_actions, rng)
         view = View(observation, legal_actions)
-        ranked = rank_moves(view)
-        if len(ranked) == 1:
-            return _to_action(view, ranked[0])
-        first = ranked[0]
-        if first is not None and len(first[3]) == sum(view.hand):
-            return _to_action(view, first)  # goes out now
-        cands = ranked[: self.candidates]
-        if view.can_pass and None not in cands:
-            cands.append(None)
-        totals = [0.0] * len(cands)
-        for _ in range(self.samples):
-            hands = sample_hands(view, rng)
-            seed = rng.random()
-            for i, move in enumerate(cands):
-                totals[i] += playout(view, hands, move, random.Random(seed), self.smart)
+        cands = self._shortlist(view)
+        if len(cands) == 1:
+            return _to_action(view, cands[0])
+        totals = self._totals(view, cands, rng, self.samples)
         # ties go to Normal's order
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return _to_action(view, cands[best])
+
+    def _shortlist(self, view: View) -> list:
+        ranked = rank_moves(view)
+        if len(ranked) == 1:
+            return ranked
+        first = ranked[0]
+        if first is not None and len(first[3]) == sum(view.hand):
+            return [first]  # goes out now
+        cands = ranked[: self.candidates]
+        if view.can_pass and None not in cands:
+            cands.append(None)
+        return cands
+
+    def _totals(self, view: View, moves: list, rng: random.Random, samples: int) -> list[float]:
+        totals = [0.0] * len(moves)
+        for _ in range(samples):
+            hands = sample_hands(view, rng)
+            seed = rng.random()
+            for i, move in enumerate(moves):
+                totals[i] += playout(view, hands, move, random.Random(seed), self.smart)
+        return totals
+
+    def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
+        """The plays Hard weighs (Normal's best few, and passing where allowed), or None
+        where it does not search: a bid (Normal's choice) or a single legal action."""
+        if legal_actions[0]["type"] == "bid" or len(legal_actions) == 1:
+            return None
+        view = View(observation, legal_actions)
+        return [_to_action(view, m) for m in self._shortlist(view)]
+
+    def evaluate(
+        self, observation: dict, actions: list[dict], rng: random.Random, samples: int | None = None
+    ) -> list[float]:
+        """Each action's expected points for this seat at the hand's end (at the bid and the
+        bombs so far, a spring not counted), over the same sampled deals."""
+        legal = observation.get("legal_actions") or actions
+        view = View(observation, [*legal, *actions])
+        moves = [None if a["type"] == "pass" else action_move(a) for a in actions]
+        n = samples or self.samples
+        bid = (observation.get("multiplier") or {}).get("bid") or 1
+        return [t * bid / max(1, n) for t in self._totals(view, moves, rng, n)]
 
 
 def sample_hands(view: View, rng: random.Random) -> list[list[int]]:

@@ -191,20 +191,41 @@ class HardBot:
     def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
         from games.bots.gandengyan_search import search
 
-        if len(legal_actions) == 1:
+        candidates = self.shortlist(observation, legal_actions)
+        if candidates is None:
             return legal_actions[0]
+        if len(candidates) == 1:
+            return candidates[0]
+        return search(observation, candidates, rng, self.samples)
+
+    def shortlist(self, observation: dict, legal_actions: list[Action]) -> list[Action] | None:
+        """The plays Hard weighs (Normal's best few, and passing where allowed), or None
+        where there is nothing to weigh: a single legal action."""
+        if len(legal_actions) == 1:
+            return None
         counts, jokers = counts_of(observation["hand"])
         plays = [a for a in legal_actions if a["type"] == "play"]
         for a in plays:
             if len(a["cards"]) == len(observation["hand"]):
-                return a
+                return [a]  # going out
         ranked = sorted(plays, key=lambda a: -score_play(observation, counts, jokers, a))
         candidates = ranked[: self.candidates]
         if observation["table"] is not None:
             candidates.append({"type": "pass"})
-        if len(candidates) == 1:
-            return candidates[0]
-        return search(observation, candidates, rng, self.samples)
+        return candidates
+
+    def evaluate(
+        self,
+        observation: dict,
+        actions: list[Action],
+        rng: random.Random,
+        samples: int | None = None,
+    ) -> list[float] | None:
+        """Each action's expected points for this seat at the round's end, over the same
+        sampled deals of the unseen cards (None: an observation that does not add up)."""
+        from games.bots.gandengyan_search import values
+
+        return values(observation, actions, rng, samples or self.samples)
 
 
 BOTS = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}

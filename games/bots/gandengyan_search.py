@@ -253,11 +253,15 @@ def deal_unseen(base: World, pool: list[int], obs: dict[str, Any], rng: random.R
     return w
 
 
-def search(obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int) -> dict:
+def values(
+    obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int
+) -> list[float] | None:
+    """Each candidate's mean score for this seat over ``samples`` deals of the unseen cards
+    (the same deals for every candidate), or None for an observation that does not add up."""
     me = obs["seat"]
     base, pool = root_world(obs)
     if len(pool) != sum(obs["counts"][s] for s in range(obs["seats"]) if s != me) + obs["stock"]:
-        return candidates[0]  # an observation that does not add up: trust the heuristics
+        return None
     moves = []
     for action in candidates:
         if action["type"] == "pass":
@@ -277,5 +281,12 @@ def search(obs: dict[str, Any], candidates: list[dict], rng: random.Random, samp
                 totals[i] += w.score(me, me)
             else:
                 totals[i] += playout(w, me)
+    return [t / max(1, samples) for t in totals]
+
+
+def search(obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int) -> dict:
+    totals = values(obs, candidates, rng, samples)
+    if totals is None:
+        return candidates[0]  # an observation that does not add up: trust the heuristics
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]

@@ -194,44 +194,73 @@ class HardBot:
         self.samples = max(1, int(budget if budget is not None else samples))
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
-        if legal_actions[0]["type"] == "expose" or len(legal_actions) == 1:
+        options = self.shortlist(observation, legal_actions)
+        if options is None:
             return hint(observation, legal_actions)
-        view = View(observation)
-        cards = [a["card"] for a in legal_actions]
-        options = candidates(view, cards)
         if len(options) == 1:
-            return next(a for a in legal_actions if a["card"] == options[0])
-        me = view.seat
-        unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
-        known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
-        exposed = frozenset(view.exposed)
-        trick = list(view.trick_cards)
-        leader = observation["trick"]["leader"]
-        led = set(view.led)
-        taken0 = [list(c) for c in view.collected]
-        totals = dict.fromkeys(options, 0.0)
-        for _ in range(self.samples):
-            deal = sample_hands(view, known, rng)
-            if deal is None:
-                continue
-            playout_seed = rng.getrandbits(64)
-            for c in options:
-                hands = [list(h) for h in deal]
-                hands[me].remove(c)
-                restricted = [
-                    {x for x in unplayed[s] if x in hands[s] and x[1] not in led}
-                    for s in range(SEATS)
-                ]
-                scores = playout(
-                    hands,
-                    [*trick, c],
-                    leader,
-                    [list(t) for t in taken0],
-                    restricted,
-                    set(led),
-                    exposed,
-                    random.Random(playout_seed),
-                )
-                totals[c] += scores[me] - (sum(scores) - scores[me]) / 3
-        choice = max(options, key=lambda c: (totals[c], -RANK[c]))
+            return options[0]
+        cards = [a["card"] for a in options]
+        _own, ahead = _totals(observation, cards, rng, self.samples)
+        choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
+
+    def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
+        """The cards Hard weighs here (one of each interchangeable run), or None where it
+        does not search: an exposure (Normal's choice) or a single legal action."""
+        if legal_actions[0]["type"] == "expose" or len(legal_actions) == 1:
+            return None
+        by_card = {a["card"]: a for a in legal_actions}
+        return [by_card[c] for c in candidates(View(observation), list(by_card))]
+
+    def evaluate(
+        self, observation: dict, actions: list[dict], rng: random.Random, samples: int | None = None
+    ) -> list[float]:
+        """Each card's expected score for this seat's hand, over the same sampled deals."""
+        cards = [a["card"] for a in actions]
+        own, _ahead = _totals(observation, cards, rng, samples or self.samples)
+        return [own[c] for c in cards]
+
+
+def _totals(
+    observation: dict, cards: list[str], rng: random.Random, samples: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Per card, over ``samples`` deals of the unseen cards, the mean of this seat's own hand
+    score and of that score less the other seats' mean."""
+    view = View(observation)
+    me = view.seat
+    unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+    known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
+    exposed = frozenset(view.exposed)
+    trick = list(view.trick_cards)
+    leader = observation["trick"]["leader"]
+    led = set(view.led)
+    taken0 = [list(c) for c in view.collected]
+    own = dict.fromkeys(cards, 0.0)
+    ahead = dict.fromkeys(cards, 0.0)
+    dealt = 0
+    for _ in range(samples):
+        deal = sample_hands(view, known, rng)
+        if deal is None:
+            continue
+        dealt += 1
+        playout_seed = rng.getrandbits(64)
+        for c in cards:
+            hands = [list(h) for h in deal]
+            hands[me].remove(c)
+            restricted = [
+                {x for x in unplayed[s] if x in hands[s] and x[1] not in led} for s in range(SEATS)
+            ]
+            scores = playout(
+                hands,
+                [*trick, c],
+                leader,
+                [list(t) for t in taken0],
+                restricted,
+                set(led),
+                exposed,
+                random.Random(playout_seed),
+            )
+            own[c] += scores[me]
+            ahead[c] += scores[me] - (sum(scores) - scores[me]) / 3
+    n = max(1, dealt)
+    return {c: v / n for c, v in own.items()}, {c: v / n for c, v in ahead.items()}

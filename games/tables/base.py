@@ -113,4 +113,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     # A player's figures on their page: facts(hands) with hands = [(breakdown, seat), …] of
     # the finished hands they played; a list of {"label", "value"}.
     "stats": ("facts",),
+    # A hand's review (games.reviews): position(observation) keeps, as plain data, what the
+    # page shows of a decision's position (the seat's hand, "table": [{"seat", "cards"}], and
+    # the game's own facts); note(position, names) says it in a sentence.
+    "review": ("position", "note"),
 }

@@ -1,0 +1,26 @@
+"""Dou Dizhu: a reviewed decision's position, the play to beat and who is the landlord."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def position(observation: dict) -> dict:
+    table = observation.get("table")
+    return {
+        "hand": list(observation["hand"]),
+        "table": [{"seat": table["seat"], "cards": list(table["cards"])}] if table else [],
+        "landlord": observation.get("landlord"),
+        "seat": observation["seat"],
+    }
+
+
+def note(position: dict, names: dict) -> str:
+    landlord = position["landlord"]
+    if landlord == position["seat"]:
+        role = _("You are the landlord.")
+    else:
+        role = _("%(name)s is the landlord.") % {"name": names[landlord]["name"]}
+    if position["table"]:
+        return _("The play to beat. %(role)s") % {"role": role}
+    return _("Your lead. %(role)s") % {"role": role}
