@@ -12,7 +12,8 @@ with a drain:
    "reconnect" (it lands on another process behind the proxy);
 3. wait until every consumer has finished: a move being applied finishes its handler, and so
    its transaction, before the consumer reads the disconnect; ``disconnect`` runs as usual;
-4. stop the bot driver (its moves in flight commit, its worker pool shuts down);
+4. stop the bot driver (its moves in flight commit, its worker pool shuts down) and the
+   review worker (a review cut short is started again when it is next asked for);
 5. stop the reactor, which lets daphne cancel whatever is left and exit (status 0).
 
 Steps 2–3 last at most ``SHUTDOWN_GRACE_SECONDS``. A second SIGTERM stops at once.
@@ -31,7 +32,7 @@ import sys
 
 from django.conf import settings
 
-from games import driver, live
+from games import driver, live, reviews
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,7 @@ async def _drain(reactor) -> None:
                 break
             await asyncio.sleep(0.05)  # polling the sockets' own close handshakes
         await driver.stop()
+        reviews.shutdown()  # reviews cut short start again when next asked for
     except Exception:  # noqa: BLE001 - whatever failed, the process must still stop
         log.exception("drain failed")
     finally:

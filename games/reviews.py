@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from datetime import timedelta
 from functools import partial
 
@@ -180,6 +180,9 @@ def _record(job: dict, i: int, seq: int, position: dict, future: Future) -> None
     job["left"] -= 1
     try:
         weighed = future.result()
+    except CancelledError:  # the process is stopping: start again when next asked for
+        job["cancelled"] = True
+        weighed = None
     except Exception:  # noqa: BLE001 - a worker that died or a decision that broke Hard
         if not job["failed"]:
             log.warning("review %s: a decision could not be weighed", job["id"], exc_info=True)
@@ -190,6 +193,10 @@ def _record(job: dict, i: int, seq: int, position: dict, future: Future) -> None
     rows = HandReview.objects.filter(pk=job["id"])
     if job["left"] > 0:
         rows.update(done=F("done") + 1, updated_at=timezone.now())
+        return
+    if job.get("cancelled"):
+        stale = timezone.now() - timedelta(seconds=STALE_SECONDS + 1)
+        rows.update(status=HandReview.Status.QUEUED, updated_at=stale)
         return
     if job["failed"]:
         rows.update(status=HandReview.Status.FAILED, updated_at=timezone.now())

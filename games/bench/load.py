@@ -53,6 +53,7 @@ MAX_TABLES = 200
 MAX_SECONDS = 120.0
 MAX_PROCESSES = 8
 MAX_REPEAT = 10
+MAX_REVIEWS = 100
 HUMAN_THINK = 2.0
 STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
@@ -183,6 +184,10 @@ class Measurement:
     # that crossed the wire (smaller when the server compresses, permessage-deflate).
     payload_bytes: int = 0
     wire_bytes: int = 0
+    # From a person's action being answered to their next turn: the bots' replies, paced
+    # and thought (with --reviews: whether reviews running meanwhile delay them).
+    turnarounds: list[float] = field(default_factory=list)
+    reviews: str = ""  # with --reviews: how far the review worker got in the window
 
     @property
     def human_actions(self) -> int:
@@ -218,6 +223,9 @@ class Measurement:
     def latency_ms(self, p: float) -> float | None:
         return percentile(self.latencies, p) * 1000 if self.latencies else None
 
+    def turnaround_ms(self, p: float) -> float | None:
+        return percentile(self.turnarounds, p) * 1000 if self.turnarounds else None
+
     def line(self) -> str:
         def ms(p):
             v = self.latency_ms(p)
@@ -245,6 +253,12 @@ class Measurement:
             parts.append(
                 f"refused {self.refused} stalls {self.stalls} matches ended {self.matches}"
             )
+        if self.turnarounds:
+            parts.append(
+                f"turn back ms median {self.turnaround_ms(50):.0f} p95 {self.turnaround_ms(95):.0f}"
+            )
+        if self.reviews:
+            parts.append(self.reviews)
         if self.reads:
             parts.append(
                 f"reads n={len(self.reads)} median {percentile(self.reads, 50) * 1000:.1f} ms "
@@ -270,10 +284,11 @@ def summary(results: list[Measurement], repeat: int) -> str:
         "per human action (its bots' replies included): hum/s = human actions per second, "
         "ratio = hum/s / bare act/s, cpu.h = daphne CPU ms per human action, x.bare = cpu.h / "
         "bare CPU ms per action, KB.h and wire.h = KB of frames to the acting socket (payload, "
-        "on the wire); per applied move: mov/s, cpu.m",
+        "on the wire); per applied move: mov/s, cpu.m; back.med, back.p95 = ms from a human "
+        "action's answer to that person's next turn (the bots' replies, paced)",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
         f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
-        f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}",
+        f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}{'back.med':>9}{'back.p95':>9}",
     ]
     keys = sorted(
         {(m.regime, m.tables) for m in results}, key=lambda k: (REGIMES.index(k[0]), k[1])
@@ -299,6 +314,8 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.kb_per_human_action(wire=True) for m in site])):>8}"
             f"{fmt(_median([m.actions_per_second for m in site])):>8}"
             f"{fmt(_median([m.cpu_ms_per_action for m in site]), '.2f'):>7}"
+            f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
+            f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
         )
     return "\n".join(rows)
 
@@ -576,6 +593,7 @@ async def _human(
     loop = asyncio.get_running_loop()
     first_turn = True
     seen_wire = 0
+    answered: float | None = None  # when the last action was answered
 
     async def receive(timeout: float) -> str:
         """The next frame; counted (payload and wire) while the window is open."""
@@ -609,6 +627,9 @@ async def _human(
                         stalled = run.remaining() > 0
                         break
                     continue
+                if answered is not None and think and run.remaining() > 0:
+                    result.turnarounds.append(loop.time() - answered)
+                answered = None
                 if think:
                     pause = rng.uniform(0, think) if first_turn else think
                     await asyncio.sleep(min(pause, max(0.0, run.remaining())))
@@ -644,6 +665,7 @@ async def _human(
                     got = board_version(html)
                     if got is not None and got > version:
                         result.latencies.append(loop.time() - sent)
+                        answered = loop.time()
                         break
                 if stalled:
                     break
@@ -768,6 +790,7 @@ class Config:
     bare: bool = True
     log_dir: Path | None = None
     profile_dir: Path | None = None
+    reviews: int = 0  # finished Gong Zhu hands whose reviews run while measuring
 
     def validate(self) -> None:
         known = policies()
@@ -781,6 +804,8 @@ class Config:
             raise ValueError(f"--processes must be between 1 and {MAX_PROCESSES}")
         if not 1 <= self.repeat <= MAX_REPEAT:
             raise ValueError(f"--repeat must be between 1 and {MAX_REPEAT}")
+        if not 0 <= self.reviews <= MAX_REVIEWS:
+            raise ValueError(f"--reviews must be between 0 and {MAX_REVIEWS}")
         if any(r not in REGIMES for r in self.regimes):
             raise ValueError(f"regimes are {', '.join(REGIMES)}")
         self.urls = [check_url(u) for u in self.urls]
@@ -806,7 +831,8 @@ def describe(config: Config) -> str:
         f"{','.join(map(str, config.tables))}, {config.seconds:g} s per measurement, "
         f"regimes {','.join(config.regimes)}, {config.repeat} run(s)\n"
         f"servers: {servers}; database {db['ENGINE'].rsplit('.', 1)[-1]} ({db['NAME']}); "
-        f"channel layer {layer}; human think time {config.think:g} s\n"
+        f"channel layer {layer}; human think time {config.think:g} s"
+        f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}\n"
         f"machine: {os.cpu_count()} cores, load average {load} at start"
     )
 
@@ -844,6 +870,36 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
     return results
 
 
+def _start_reviews(config: Config, servers: Servers, tag: str, created: list) -> list[str]:
+    """With --reviews: a reviewer's finished hands, their reviews asked for on every server."""
+    if not config.reviews:
+        return []
+    from django.contrib.auth import get_user_model
+
+    from games.bench import reviews
+
+    user = get_user_model().objects.create_user(f"loadbench-{tag}-reviewer")
+    reviewer = Player(user.pk, _session_key(user), "")
+    created.append(reviewer)
+    codes = reviews.finished_hands(user, config.reviews)
+    reviews.ask_for_reviews(servers.urls, codes, reviewer.cookie)
+    return codes
+
+
+def _reviews_progress(codes: list[str]) -> str:
+    from django.db.models import Sum
+
+    from games.models import HandReview
+
+    rows = HandReview.objects.filter(hand__table__code__in=codes)
+    done = rows.aggregate(done=Sum("done"), total=Sum("total"))
+    finished = rows.filter(status=HandReview.Status.DONE).count()
+    return (
+        f"reviews: {finished} of {len(codes)} finished, "
+        f"{done['done'] or 0} of {done['total'] or 0} decisions weighed by the window's end"
+    )
+
+
 @contextlib.contextmanager
 def _servers(config: Config, pacing: bool, log_dir: Path) -> Iterator[Servers]:
     if config.urls:
@@ -861,6 +917,7 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
     def replace(player):
         return new_table(config.game, config.level, player)
 
+    reviewed = _start_reviews(config, servers, f"{tag}-{regime}-{n}", created)
     site, codes, (wall0, wall1) = asyncio.run(
         measure_site(
             servers.urls,
@@ -876,6 +933,8 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
     )
     site.tables = n  # "together": two clients per table
     site.actions = count_actions(sorted(set(codes)), wall0, wall1)
+    if reviewed:
+        site.reviews = _reviews_progress(reviewed)
     out(site.line())
     measured = [site]
     if config.bare and regime == "closed":

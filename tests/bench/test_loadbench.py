@@ -34,8 +34,9 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
         )
         # The summary row: regime, tables, latency median/p95/p99, samples; per human action:
         # actions/s, bare actions/s, ratio, CPU ms (site, bare), times the bare, KB (payload,
-        # wire); per applied move: moves/s, CPU ms.
-        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 14) + r"\s*$", out, re.M)
+        # wire); per applied move: moves/s, CPU ms; no turn-back times in the closed loop (the
+        # answer holds the bots' replies).
+        row = re.search(r"^closed\s+1\s+" + r"\s+".join([NUMBER] * 14) + r"\s+-\s+-\s*$", out, re.M)
         assert row, out
         figures = [float(v) for v in row.groups()]
         assert all(v > 0 for v in figures), out
@@ -74,6 +75,7 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
         load.Config(seconds=121),
         load.Config(urls=["http://example.com:8000"]),
         load.Config(game="bridge"),
+        load.Config(reviews=101),
     ],
 )
 def test_it_refuses_sizes_and_servers_beyond_its_bounds(config):

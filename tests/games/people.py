@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from cardsite.accounts.models import Profile
 from games import services
+from games.bench.reviews import play_hand_yourself  # noqa: F401 - the tables' person
 from games.models import Table
 
 
@@ -36,29 +37,3 @@ def play_out(table: Table) -> Table:
             return table
         services.start_next_hand(table.code, user, table.version)
     raise AssertionError("the match did not end")
-
-
-def play_hand_yourself(table: Table, user, level: str = "easy") -> Table:
-    """The person plays their own seat to the end of the current hand, choosing as the
-    ``level`` bot would, through the same call as the table's page; the computer the rest."""
-    import random
-
-    from games.bots import get_bot
-    from games.registry import table_game
-
-    game = table_game(table.game).engine
-    bot = get_bot(table.game, level)
-    rng = random.Random(7)
-    for _ in range(400):
-        table = services.get_table(table.code)
-        state = services.load_state(table)
-        if game.hand_over(state) or not table.is_active:
-            return table
-        seat = services.seat_of(table, user)
-        if seat in game.to_move(state):
-            action = bot.act(game.observation(state, seat), game.legal_actions(state, seat), rng)
-            services.submit_action(table.code, user, action, table.version)
-        else:
-            Table.objects.filter(pk=table.pk).update(bot_due_at=timezone.now())
-            services.run_bots(table.code, limit=1)
-    raise AssertionError("the hand did not end")

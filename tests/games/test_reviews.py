@@ -284,3 +284,26 @@ def test_a_stalled_review_starts_again_and_a_failed_one_on_request(client, monke
     assert b'data-testid="review-again"' in page.content and len(started) == 2
     assert client.post(url).status_code == 302
     assert len(started) == 3
+
+
+@pytest.mark.django_db
+def test_a_review_cut_short_by_a_stopping_process_starts_again_when_next_asked_for(
+    client, monkeypatch
+):
+    from concurrent.futures import Future
+
+    user = player()
+    table = _played_hand("gongzhu", user)
+    review = HandReview.objects.create(hand=table.hands.get(number=1), seat=0, total=2)
+    job = {"id": review.pk, "left": 2, "out": [None, None], "failed": False}
+    cancelled = Future()
+    cancelled.cancel()
+    for i in range(2):
+        reviews._record(job, i, i, {}, cancelled)
+    review.refresh_from_db()
+    assert review.status == HandReview.Status.QUEUED
+    started = []
+    monkeypatch.setattr(reviews, "_start", lambda review, *a: started.append(review.pk))
+    client.force_login(user)
+    client.get(reverse("games:review", kwargs={"code": table.code, "number": 1}))
+    assert started == [review.pk]

@@ -72,6 +72,13 @@ class Command(BaseCommand):
             help="before each play, ask what the selection is as a play (a read request, as a "
             "player's page does while selecting; counted apart from the actions)",
         )
+        parser.add_argument(
+            "--reviews",
+            type=int,
+            default=0,
+            help="play this many Gong Zhu hands as a reviewer first and ask for their reviews as "
+            "each measurement starts: the low-priority review worker runs while the bots move",
+        )
         parser.add_argument("--log-dir", type=Path, default=None, help="daphne logs go here")
         parser.add_argument(
             "--profile", type=Path, default=None, help="run daphne under cProfile into this dir"
@@ -92,6 +99,7 @@ class Command(BaseCommand):
             think=opts["think"],
             bare=not opts["no_bare"],
             reads=opts["reads"],
+            reviews=opts["reviews"],
             log_dir=opts["log_dir"],
             profile_dir=opts["profile"],
         )
