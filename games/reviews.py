@@ -238,6 +238,7 @@ def context(table: Table, review: HandReview) -> dict:
         "table": summarize(table),
         "review": review,
         "hand": review.hand,
+        "rounds": gspec.plays_in_rounds,
         "running": review.status == HandReview.Status.QUEUED,
         "failed": review.status == HandReview.Status.FAILED,
         "decisions": decisions,
