@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import threading
+import time
 from dataclasses import dataclass
 
 from games.bots import get_bot
@@ -64,7 +66,17 @@ def weigh(decision: Decision) -> dict | None:
 
 def lowest_priority() -> None:
     """A review worker's start: it yields the CPU to everything else (live tables, the pool
-    that thinks for Hard at them): ``SCHED_IDLE`` where the system has it, else nice 19."""
+    that thinks for Hard at them): ``SCHED_IDLE`` where the system has it, else nice 19. And
+    it goes when its server process goes, however that ends (a worker left behind would go
+    on weighing decisions no one will read)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
