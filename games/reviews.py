@@ -60,17 +60,13 @@ def review_of(table: Table, number: int, seat: int, *, again: bool = False) -> H
         and review.updated_at < timezone.now() - timedelta(seconds=STALE_SECONDS)
     )
     failed_again = again and review.status == HandReview.Status.FAILED
-    if created or stalled or failed_again:
-        # Whoever updates the row first starts it: a second request finds it fresh.
-        claimed = (
-            HandReview.objects.filter(pk=review.pk, updated_at=review.updated_at).update(
-                status=HandReview.Status.QUEUED, done=0, updated_at=timezone.now()
-            )
-            if not created
-            else 1
+    if stalled or failed_again:
+        # Whoever updates the row first starts it again: a second request finds it fresh.
+        created = HandReview.objects.filter(pk=review.pk, updated_at=review.updated_at).update(
+            status=HandReview.Status.QUEUED, done=0, updated_at=timezone.now()
         )
-        if claimed:
-            _start(review, table, number, seat)
+    if created:
+        _start(review, table, number, seat)
         review.refresh_from_db()
     return review
 
@@ -211,7 +207,8 @@ def _record(job: dict, i: int, seq: int, position: dict, future: Future) -> None
 
 def context(table: Table, review: HandReview) -> dict:
     """The review page: progress while the worker weighs, then each decision beside Hard's."""
-    names = summarize(table).names()
+    summary = summarize(table)
+    names = summary.names()
     gspec = table_game(table.game)
     decisions = []
     for n, d in enumerate(review.decisions, start=1):
@@ -235,7 +232,7 @@ def context(table: Table, review: HandReview) -> dict:
         )
     costly = sorted((d for d in decisions if d["differs"]), key=lambda d: -d["loss"])
     return {
-        "table": summarize(table),
+        "table": summary,
         "review": review,
         "hand": review.hand,
         "rounds": gspec.plays_in_rounds,

@@ -55,10 +55,11 @@ def board_context(table, user, selected=()) -> dict:
     context = gspec.present(summary, view, seat, selected)
     context["waiting"] = False
     context["multi_card"] = gspec.reads_selections
-    if gspec.engine.hand_over(state) and seat is not None and table.current_hand_id:
+    over = gspec.engine.hand_over(state)
+    if over and seat is not None and table.current_hand_id:
         # The hand just finished: its player may have Hard review their decisions.
         context["review_number"] = table.current_hand.number
-    if table.start and gspec.engine.hand_over(state):
+    if over and table.start:
         context["same_deal"] = _same_deal(table, summary)
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
