@@ -27,7 +27,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import metrics, signals
-from games.bots.task import BotTask, choose
+from games.bots.task import BotTask, choose, leave_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,7 @@ class Driver:
                 self.pool = ProcessPoolExecutor(
                     max_workers=max(1, os.cpu_count() or 1),
                     mp_context=multiprocessing.get_context("spawn"),
+                    initializer=leave_with_parent,
                 )
             return self.pool
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import threading
-import time
 from dataclasses import dataclass
 
 from games.bots import get_bot
+from games.bots.task import leave_with_parent
 
 # Deals sampled per reviewed decision, per game: several times Hard's budget at the table,
 # since a review waits for no one. A Gong Zhu hand (13 decisions) takes about a second.
@@ -69,14 +68,7 @@ def lowest_priority() -> None:
     that thinks for Hard at them): ``SCHED_IDLE`` where the system has it, else nice 19. And
     it goes when its server process goes, however that ends (a worker left behind would go
     on weighing decisions no one will read)."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
+    leave_with_parent()
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):

@@ -7,7 +7,10 @@ bots only: a spawned worker never sets Django up (importing the models there fai
 
 from __future__ import annotations
 
+import os
 import random
+import threading
+import time
 from dataclasses import dataclass
 
 from games.bots import get_bot
@@ -31,3 +34,19 @@ def choose(task: BotTask) -> dict:
     """The bot's move for a task: pure, deterministic in the task's seed."""
     bot = get_bot(task.game, task.level)
     return bot.act(task.observation, task.legal, random.Random(task.rng_seed))
+
+
+def leave_with_parent() -> None:
+    """A worker process's start: it goes when its server process goes, however that ends.
+
+    A pool's workers wait on a pipe from their parent; a parent killed outright (SIGKILL, out
+    of memory) never closes it, so without this they would wait, or go on thinking, for ever.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="worker-parent-watch", daemon=True).start()

@@ -112,3 +112,38 @@ print("ok")
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.parametrize(
+    "pool",
+    ["games.driver.Driver()._pool()", "games.reviews.ReviewQueue()._pool()"],
+    ids=["hard-pool", "review-worker"],
+)
+def test_a_worker_goes_when_its_server_process_is_killed(pool):
+    """A server process killed outright (no drain) leaves none of its workers behind: neither
+    the pool that thinks for Hard nor the review worker."""
+    import time
+
+    script = (
+        "import os, django\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'cardsite.settings')\n"
+        "django.setup()\n"
+        "import games.driver, games.reviews\n"
+        f"pool = {pool}\n"
+        "print(pool.submit(os.getpid).result(), flush=True)\n"
+        "os._exit(9)\n"
+    )
+    # Not subprocess.run: a worker left behind would hold its captured output open.
+    server = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    worker = int(server.stdout.readline().split()[0])
+    assert server.wait(timeout=60) == 9
+    server.stdout.close()
+    deadline = time.monotonic() + 15
+    while os.path.exists(f"/proc/{worker}") and time.monotonic() < deadline:
+        time.sleep(0.1)  # the worker notices its parent is gone within a second
+    alive = os.path.exists(f"/proc/{worker}")
+    if alive:
+        os.kill(worker, signal.SIGKILL)
+    assert not alive, "a worker outlived its server process"

@@ -307,33 +307,3 @@ def test_a_review_cut_short_by_a_stopping_process_starts_again_when_next_asked_f
     client.force_login(user)
     client.get(reverse("games:review", kwargs={"code": table.code, "number": 1}))
     assert started == [review.pk]
-
-
-def test_the_review_worker_goes_when_its_server_process_dies():
-    """A server process killed outright (no drain) leaves no review worker behind."""
-    import os
-    import subprocess
-    import sys
-    import time
-
-    script = (
-        "import multiprocessing, os, sys\n"
-        "from concurrent.futures import ProcessPoolExecutor\n"
-        "from games.bots.review import lowest_priority\n"
-        "pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('spawn'),"
-        " initializer=lowest_priority)\n"
-        "print(pool.submit(os.getpid).result(), flush=True)\n"
-        "os._exit(9)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 9, done.stderr
-    worker = int(done.stdout.split()[0])
-    deadline = time.monotonic() + 15
-    while os.path.exists(f"/proc/{worker}") and time.monotonic() < deadline:
-        time.sleep(0.1)  # the worker notices its parent is gone within a second
-    alive = os.path.exists(f"/proc/{worker}")
-    if alive:
-        os.kill(worker, 9)
-    assert not alive, "the review worker outlived its server process"
