@@ -21,7 +21,7 @@ CHROMIUM_ARGS = [
 
 # Browser tests of looks, words and accessibility: what they check does not depend on the
 # database or the channel layer, so CI's PostgreSQL + Redis pass leaves them to the first.
-LAYOUT = ("test_accessibility.py", "test_phone_landscape.py", "test_rules.py")
+LAYOUT = ("test_accessibility.py", "test_phone_landscape.py", "test_rules.py", "test_review.py")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -157,6 +157,7 @@ def test_all_pass_is_thrown_in_on_screen_and_a_reload_mid_bidding_changes_nothin
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
 
 
+@pytest.mark.once
 def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_landlord(
     page, site_url, site_shell
 ):
@@ -203,6 +204,7 @@ def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_land
     expect(page.get_by_test_id("settlement")).to_be_visible()
 
 
+@pytest.mark.once
 def test_a_guest_who_never_bids_plays_the_hand_as_a_peasant(page, site_url, site_shell):
     page.set_viewport_size({"width": 1280, "height": 900})
     start(page, site_url)

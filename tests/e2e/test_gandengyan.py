@@ -5,6 +5,7 @@ import contextlib
 import os
 import re
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -216,6 +217,7 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     page.screenshot(path=shots("replay"), full_page=True)
 
 
+@pytest.mark.layout
 def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
     page = phone_page
 
@@ -231,6 +233,7 @@ def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
     expect(page.locator("#board")).to_have_attribute("data-round", "2")
 
 
+@pytest.mark.layout
 def test_a_25_card_hand_wraps_on_a_phone(phone_page, site_url, site_shell, artifacts_dir):
     page = phone_page
     start(page, site_url, seats="2", draw="all")

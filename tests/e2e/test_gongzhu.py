@@ -4,6 +4,7 @@ import os
 import re
 import uuid
 
+import pytest
 from playwright.sync_api import expect
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
@@ -152,6 +153,7 @@ def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
     expect(page.locator(".deal-cards .card")).to_have_count(52)
 
 
+@pytest.mark.layout
 def test_the_table_on_a_phone(phone_page, site_url, artifacts_dir):
     page = phone_page
     page.goto(f"{site_url}/de/")
@@ -186,6 +188,7 @@ def test_the_end_of_a_match(page, phone_page, site_url, site_shell, artifacts_di
         expect(p.locator("#board")).to_be_visible()
 
 
+@pytest.mark.layout
 def test_a_disabled_play_button_looks_disabled(page, site_url):
     page.goto(f"{site_url}/en/")
     page.get_by_test_id("play-gongzhu").click()

@@ -4,6 +4,7 @@ import os
 import re
 import uuid
 
+import pytest
 from playwright.sync_api import expect
 
 
@@ -64,6 +65,7 @@ def test_anonymous_lobby_is_invited_to_play(page, site_url):
     expect(page.locator("#live-status")).not_to_contain_text("Log in")
 
 
+@pytest.mark.layout
 def test_screenshots_desktop_and_phone(page, phone_page, site_url, artifacts_dir):
     username = f"shot{uuid.uuid4().hex[:6]}"
     for p, label in ((page, "desktop"), (phone_page, "phone")):

@@ -7,6 +7,7 @@ import os
 import re
 import uuid
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import Audit
@@ -42,6 +43,7 @@ for _ in range(40):
 """
 
 
+@pytest.mark.layout
 def test_a_player_finds_their_ratings_and_the_leaderboard(
     page, phone_page, site_url, site_shell, artifacts_dir
 ):

@@ -58,6 +58,7 @@ def _mid_decision(game: str) -> Decision:
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
+@pytest.mark.once
 def test_hard_weighs_every_action_on_the_same_deals(game):
     decision = _mid_decision(game)
     hard = get_bot(game, "hard")
@@ -71,6 +72,7 @@ def test_hard_weighs_every_action_on_the_same_deals(game):
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
+@pytest.mark.once
 def test_hard_weighs_the_action_taken_beside_its_own_choice(game):
     decision = _mid_decision(game)
     weighed = weigh(decision)
@@ -139,6 +141,7 @@ def _put(deal, place, card):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", PLAYABLE)
+@pytest.mark.once
 def test_a_review_never_uses_hidden_information(game):
     """The cards the person could not see dealt differently, everything they saw kept the
     same: the review of every decision up to there is the same."""

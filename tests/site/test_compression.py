@@ -14,6 +14,9 @@ from websockets.asyncio.client import ClientConnection
 from tests.servers import daphne_process, fresh_database
 from tests.site.test_shutdown import guest_table
 
+# Compression is daphne's and the browser's affair, whatever the database and channel layer.
+pytestmark = pytest.mark.once
+
 
 class Counting(ClientConnection):
     wire = 0
