@@ -141,7 +141,8 @@ STRENGTH_FILE = Path(__file__).resolve().parent / "strength.json"
 
 def strength() -> dict:
     """The computer players' measured strength (games/strength.json, written by
-    ``manage.py strength`` from botmatch's results), grouped by game."""
+    ``manage.py strength`` from botmatch's and rlcardmatch's results), grouped by game: the
+    ladder between the levels and the matches against outside programs."""
     try:
         data = json.loads(STRENGTH_FILE.read_text())
     except (OSError, ValueError):
@@ -149,7 +150,10 @@ def strength() -> dict:
     by_game = []
     for game in games():
         rows = [r for r in data.get("rows", []) if r.get("game") == game.name]
-        by_game.append({"game": game.name, "label": game.labels.name, "rows": rows})
+        outside = [r for r in data.get("outside", []) if r.get("game") == game.name]
+        by_game.append(
+            {"game": game.name, "label": game.labels.name, "rows": rows, "outside": outside}
+        )
     try:
         measured = date.fromisoformat(data.get("measured") or "")
     except ValueError:

@@ -393,4 +393,6 @@ def strength(request):
         for row in game["rows"]:
             row["hero_label"] = levels.get(row["hero"], row["hero"])
             row["villain_label"] = levels.get(row["villain"], row["villain"])
+        for row in game["outside"]:
+            row["level_label"] = levels.get(row["level"], row["level"])
     return render(request, "games/strength.html", context)

@@ -36,12 +36,15 @@ def deal_seed(seed: int, deal: int) -> int:
 
 
 class TheirSeat:
-    """RLCard's rule agent playing one seat of our engine."""
+    """RLCard's rule agent playing one seat of our engine; it draws from numpy's global
+    generator, seeded here for the game."""
 
-    def __init__(self):
+    def __init__(self, seed: int):
+        import numpy as np
         from rlcard.games.doudizhu.utils import CARD_TYPE
         from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
 
+        np.random.seed(seed)
         self.agent = DouDizhuRuleAgentV1()
         self.known = CARD_TYPE[0]
         self.refused = 0
@@ -87,13 +90,10 @@ class TheirSeat:
 
 
 def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict:
-    import numpy as np
-
     game = get_game("doudizhu")
     bot = get_bot("doudizhu", level, **options)
-    theirs = TheirSeat()
+    theirs = TheirSeat(seed)
     rng = random.Random(f"{seed}:{ours_landlord}")
-    np.random.seed(seed)
     state = new_match_fixed(seed, landlord=0, bid=1, options={"hands": 1})
     ours = {0} if ours_landlord else {1, 2}
     while not game.hand_over(state):

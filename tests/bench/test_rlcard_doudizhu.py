@@ -52,7 +52,7 @@ def test_a_deal_plays_both_ways_and_repeats():
 
 
 def test_their_seat_only_returns_our_legal_actions():
-    seat = rlcard_match.TheirSeat()
+    seat = rlcard_match.TheirSeat(11)
     rng = random.Random(1)
     state = new_match_fixed(11, landlord=0)
     while not game.hand_over(state):

@@ -59,3 +59,63 @@ def test_without_figures_the_page_says_so(client, tmp_path, monkeypatch):
     with translation.override("en"):
         page = client.get(reverse("games:strength")).content.decode()
     assert page.count("Not measured yet.") == 3
+
+
+class _EasyInTheirSeat:
+    """Stands in for RLCard's agent (not installed in CI): our Easy, through the same harness,
+    so the results file is a real rlcardmatch file."""
+
+    def __init__(self, seed):
+        import random
+
+        from games.bots import get_bot
+
+        self.bot, self.rng = get_bot("doudizhu", "easy"), random.Random(seed)
+        self.refused = self.decisions = 0
+
+    def act(self, obs, legal):
+        self.decisions += 1
+        return self.bot.act(obs, legal, self.rng)
+
+
+@pytest.fixture
+def against_outside(tmp_path, monkeypatch):
+    from games.bench import rlcard_match
+
+    monkeypatch.setattr(rlcard_match, "TheirSeat", _EasyInTheirSeat)
+    results = tmp_path / "rl.jsonl"
+    records = rlcard_match.run("normal", 6, seed=4, results=str(results))
+    results.write_text(results.read_text() + '{"cut short')  # an interrupted run's last line
+    out = tmp_path / "strength.json"
+    call_command("strength", str(results), out=str(out))
+    monkeypatch.setattr(standings, "STRENGTH_FILE", out)
+    return json.loads(out.read_text()), rlcard_match.summarize(records)
+
+
+def test_the_command_writes_a_row_for_each_match_against_an_outside_program(against_outside):
+    data, figures = against_outside
+    assert data["rows"] == []
+    [row] = data["outside"]
+    assert (row["game"], row["level"], row["deals"], row["games"]) == ("doudizhu", "normal", 6, 12)
+    assert row["won"] == round(100 * figures["overall_win"][0], 1)
+    assert row["landlord"] == round(100 * figures["landlord"]["win"][0], 1)
+    assert 0 <= row["won_low"] <= row["won"] <= row["won_high"] <= 100
+    assert row["command"] == "manage.py rlcardmatch --level normal --seed 4 --deals 6"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Normal against RLCard doudizhu-rule-v1"),
+        ("de", "Normal gegen RLCard doudizhu-rule-v1"),
+    ],
+)
+def test_the_page_shows_the_matches_against_outside_programs(client, against_outside, lang, words):
+    data, _figures = against_outside
+    with translation.override(lang):
+        page = client.get(reverse("games:strength")).content.decode()
+    assert words in page
+    won = f"{data['outside'][0]['won']:.1f}".replace(".", "," if lang == "de" else ".")
+    assert f"{won} %" in page
+    assert "manage.py rlcardmatch --level normal --seed 4 --deals 6" in page

@@ -1,12 +1,14 @@
-"""Write the computer players' strength page's figures from botmatch's results files.
+"""Write the computer players' strength page's figures from the benchmarks' results files.
 
     manage.py strength                              # bench-results/*.jsonl -> games/strength.json
     manage.py strength results/a.jsonl results/b.jsonl --out games/strength.json
 
-Each run in the files (a game, two levels, seats and seed) becomes one row: the stronger
-level's points per hand against the weaker, its 95% interval, the hands played, the decision
-times and the command that measures it again. The page (/strength/) shows the file as it is:
-its figures are measured, never typed.
+Each botmatch run in the files (a game, two levels, seats and seed) becomes one row of the
+ladder: the stronger level's points per hand against the weaker, its 95% interval, the hands
+played, the decision times and the command that measures it again. Each rlcardmatch run (one
+of our levels against RLCard's Dou Dizhu rule agent) becomes a row against an outside program:
+the share of games won, as landlord and as peasants, with intervals. The page (/strength/)
+shows the file as it is: its figures are measured, never typed.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from games.bench import rlcard_match
 from games.bench.harness import summarize
 
 DEFAULT_OUT = Path(settings.BASE_DIR) / "games" / "strength.json"
@@ -71,12 +74,63 @@ def rows_from(paths: list[str]) -> list[dict]:
     )
 
 
+def outside_from(paths: list[str]) -> list[dict]:
+    """One row per rlcardmatch run: our level against RLCard's Dou Dizhu rule agent."""
+    runs: dict[str, dict[int, dict]] = {}
+    for path in paths:
+        with open(path) as lines:
+            for line in lines:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(record, dict) and {"run", "landlord", "peasants"} <= set(record):
+                    runs.setdefault(record["run"], {})[record["deal"]] = record
+    rows = []
+    for key, by_deal in runs.items():
+        config = json.loads(key)
+        if len(by_deal) < 2:
+            continue
+        figures = rlcard_match.summarize(list(by_deal.values()))
+        budget = config.get("options", {}).get("budget")
+        rows.append(
+            {
+                "game": "doudizhu",
+                "level": config["level"],
+                "opponent": "RLCard doudizhu-rule-v1",
+                "deals": figures["deals"],
+                "games": 2 * figures["deals"],
+                **_percent("won", figures["overall_win"]),
+                **_percent("landlord", figures["landlord"]["win"]),
+                **_percent("peasants", figures["peasants"]["win"]),
+                "command": (
+                    f"manage.py rlcardmatch --level {config['level']} --seed {config['seed']} "
+                    f"--deals {figures['deals']}" + (f" --budget {budget}" if budget else "")
+                ),
+            }
+        )
+    ladder = ["random", "easy", "normal", "hard"]
+    return sorted(rows, key=lambda r: ladder.index(r["level"]) if r["level"] in ladder else 9)
+
+
+def _percent(name: str, interval: tuple) -> dict:
+    mean, low, high = interval
+    return {
+        name: _tenths(100 * mean),
+        f"{name}_low": _tenths(100 * max(0.0, low)),
+        f"{name}_high": _tenths(100 * min(1.0, high)),
+    }
+
+
 def _tenths(value: float) -> float:
     return round(value, 1) + 0.0  # never "-0.0"
 
 
 class Command(BaseCommand):
-    help = "Write the strength page's figures (games/strength.json) from botmatch results."
+    help = (
+        "Write the strength page's figures (games/strength.json) from botmatch and "
+        "rlcardmatch results."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -91,6 +145,10 @@ class Command(BaseCommand):
         if not paths:
             raise CommandError("no results files: run botmatch with --results first")
         rows = rows_from(paths)
-        data = {"measured": date.today().isoformat(), "rows": rows}
+        outside = outside_from(paths)
+        data = {"measured": date.today().isoformat(), "rows": rows, "outside": outside}
         Path(opts["out"]).write_text(json.dumps(data, indent=1) + "\n")
-        self.stdout.write(f"{len(rows)} row(s) from {len(paths)} file(s) -> {opts['out']}")
+        self.stdout.write(
+            f"{len(rows)} row(s) of the ladder and {len(outside)} against outside programs "
+            f"from {len(paths)} file(s) -> {opts['out']}"
+        )
