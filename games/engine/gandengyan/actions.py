@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine.base import Combo, IllegalAction, register_messages
 from games.engine.cards import is_card
+from games.engine.gandengyan.combos import combo_of
 
 # The game's own codes, with the params each one carries.
 MESSAGES = {
@@ -59,7 +60,7 @@ def parse(action: Any) -> tuple[str, list[str], Combo | None]:
     combo = None
     if action.get("combo") is not None:
         try:
-            combo = Combo.from_dict(action["combo"])
+            combo = combo_of(action["combo"])
         except ValueError:
             raise IllegalAction("malformed", {}) from None
     return "play", list(cards), combo

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import combinations
+from typing import Any
 
 from games.engine.base import Combo
 from games.engine.cards import JOKERS
@@ -133,6 +134,45 @@ def beats(new: Combo, old: Combo) -> bool:
 
 # --- plays from rank counts -----------------------------------------------------------
 
+# The readings a play can have, made once: move generation hands these out instead of making
+# a new (equal, immutable) Combo for every play it lists.
+SINGLES = [Combo(SINGLE, ORDER[r], ORDER[r], 1) for r in range(13)]
+PAIRS = [Combo(PAIR, ORDER[r], ORDER[r], 2) for r in range(13)]
+STRAIGHTS = {
+    (low, n): Combo(STRAIGHT, ORDER[low], ORDER[low + n - 1], n)
+    for n in range(3, TWO + 2)
+    for low in range(0, TWO - n + 2)
+}
+PAIR_RUNS = {
+    (low, n): Combo(PAIR_RUN, ORDER[low], ORDER[low + n - 1], 2 * n)
+    for n in range(2, TWO + 2)
+    for low in range(0, TWO - n + 2)
+}
+_BOMBS: dict[tuple[int, int], Combo] = {}
+_KNOWN = {
+    (c.kind, c.low, c.high, c.count): c
+    for c in (*SINGLES, *PAIRS, *STRAIGHTS.values(), *PAIR_RUNS.values(), JOKER_BOMB_COMBO)
+}
+
+
+def combo_of(data: Any) -> Combo:
+    """A Combo from its dict form (``Combo.from_dict``), the shared one when it is one of the
+    readings above: the engine reads the table's combo at every step."""
+    try:
+        key = (data["kind"], data["low"], data["high"], data["count"])
+        known = _KNOWN.get(key) if len(data) == 4 and type(key[3]) is int else None
+    except (TypeError, KeyError):
+        known = None
+    return known if known is not None else Combo.from_dict(data)
+
+
+def _bomb(r: int, count: int) -> Combo:
+    combo = _BOMBS.get((r, count))
+    if combo is None:
+        combo = _BOMBS[r, count] = Combo(BOMB, ORDER[r], ORDER[r], count)
+    return combo
+
+
 # A play up to suit and joker: its reading, the count of real cards used per rank index
 # (only ranks that are used), and how many jokers it uses.
 Play = tuple[Combo, tuple[tuple[int, int], ...], int]
@@ -141,14 +181,14 @@ Play = tuple[Combo, tuple[tuple[int, int], ...], int]
 def _singles(counts: list[int], ranks: Iterable[int]) -> Iterator[Play]:
     for r in ranks:
         if counts[r]:
-            yield Combo(SINGLE, ORDER[r], ORDER[r], 1), ((r, 1),), 0
+            yield SINGLES[r], ((r, 1),), 0
 
 
 def _pairs(
     counts: list[int], jokers: int, ranks: Iterable[int], natural_twos: bool = True
 ) -> Iterator[Play]:
     for r in ranks:
-        combo = Combo(PAIR, ORDER[r], ORDER[r], 2)
+        combo = PAIRS[r]
         if counts[r] >= 2 and (r != TWO or natural_twos):
             yield combo, ((r, 2),), 0
         if counts[r] >= 1 and jokers and r != TWO:
@@ -161,10 +201,12 @@ def _bombs(counts: list[int], jokers: int) -> Iterator[Play]:
         if not c:
             continue
         wild = 0 if r == TWO else jokers
+        if c + wild < 3:
+            continue
         for real in range(1, c + 1):
             for j in range(wild + 1):
                 if real + j >= 3:
-                    yield Combo(BOMB, ORDER[r], ORDER[r], real + j), ((r, real),), j
+                    yield _bomb(r, real + j), ((r, real),), j
 
 
 def _straights(counts: list[int], jokers: int, low: int, length: int) -> Iterator[Play]:
@@ -173,17 +215,19 @@ def _straights(counts: list[int], jokers: int, low: int, length: int) -> Iterato
     if len(missing) > jokers:
         return
     present = [r for r in span if counts[r]]
-    combo = Combo(STRAIGHT, ORDER[low], ORDER[low + length - 1], length)
+    combo = STRAIGHTS[low, length]
     for extra in range(jokers - len(missing) + 1):
         for replaced in combinations(present, extra):
-            used = tuple((r, 1) for r in present if r not in replaced)
+            used = tuple([(r, 1) for r in present if r not in replaced])
             if used:
                 yield combo, used, len(missing) + extra
 
 
 def _pair_runs(counts: list[int], jokers: int, low: int, length: int) -> Iterator[Play]:
-    combo = Combo(PAIR_RUN, ORDER[low], ORDER[low + length - 1], 2 * length)
-    span = list(range(low, low + length))
+    span = range(low, low + length)
+    if sum(2 - counts[r] for r in span if counts[r] < 2) > jokers:
+        return
+    combo = PAIR_RUNS[low, length]
 
     def fill(i: int, budget: int, used: tuple[tuple[int, int], ...]) -> Iterator[Play]:
         if i == length:
@@ -196,17 +240,32 @@ def _pair_runs(counts: list[int], jokers: int, low: int, length: int) -> Iterato
                 break
             yield from fill(i + 1, budget - need, (*used, (r, real)) if real else used)
 
-    if sum(max(0, 2 - counts[r]) for r in span) <= jokers:
-        yield from fill(0, jokers, ())
+    yield from fill(0, jokers, ())
 
 
 def _runs(counts: list[int], jokers: int) -> Iterator[Play]:
-    for length in range(3, ACE + 2):
+    # Which windows of ranks can hold a run at all, from running sums of what each window
+    # lacks (ranks for a straight, cards for a pair run) against the jokers: most hands can
+    # form few of the 144 windows, and the others cost one subtraction each.
+    gaps = [0]  # ranks missing, 3 … A
+    short = [0]  # cards missing to a pair of each rank
+    for r in range(ACE + 1):
+        c = counts[r]
+        gaps.append(gaps[-1] + (c == 0))
+        short.append(short[-1] + (2 - c if c < 2 else 0))
+    longest = min(ACE + 1, ACE + 1 - gaps[-1] + jokers)
+    for length in range(3, longest + 1):
         for low in range(0, ACE - length + 2):
-            yield from _straights(counts, jokers, low, length)
+            if gaps[low + length] - gaps[low] <= jokers:
+                yield from _straights(counts, jokers, low, length)
     for length in range(2, ACE + 2):
+        feasible = False
         for low in range(0, ACE - length + 2):
-            yield from _pair_runs(counts, jokers, low, length)
+            if short[low + length] - short[low] <= jokers:
+                feasible = True
+                yield from _pair_runs(counts, jokers, low, length)
+        if not feasible:
+            break  # a longer window lacks at least as much as the one it contains
 
 
 def lead_plays(counts: list[int], jokers: int) -> list[Play]:

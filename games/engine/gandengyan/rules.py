@@ -20,6 +20,7 @@ from games.engine.gandengyan.combos import (
     TWO,
     Play,
     beats,
+    combo_of,
     counts_of,
     follow_plays,
     lead_plays,
@@ -30,7 +31,7 @@ from games.engine.gandengyan.state import State, sort_hand
 
 
 def table_combo(state: State) -> Combo | None:
-    return Combo.from_dict(state.table["combo"]) if state.table else None
+    return combo_of(state.table["combo"]) if state.table else None
 
 
 def lone_joker_combo(card: str) -> Combo:
@@ -64,16 +65,21 @@ def cards_for(hand: list[str], play: Play) -> list[str]:
 
 def _selector(hand: list[str]):
     by_rank: list[list[str]] = [[] for _ in range(13)]
-    jokers = [c for c in hand if c in JOKERS]
+    jokers: list[str] = []
     for card in hand:
-        if card not in JOKERS:
+        if card in JOKERS:
+            jokers.append(card)
+        else:
             by_rank[INDEX[card[0]]].append(card)
 
     def select(play: Play) -> list[str]:
-        out: list[str] = []
-        for r, n in play[1]:
-            out.extend(by_rank[r][:n])
-        out.extend(jokers[: play[2]])
+        used, wild = play[1], play[2]
+        if len(used) == 1:
+            r, n = used[0]
+            return by_rank[r][:n] + jokers[:wild]
+        out = [card for r, n in used for card in by_rank[r][:n]]
+        if wild:
+            out += jokers[:wild]
         return out
 
     return select
@@ -85,14 +91,17 @@ def combo_dict(combo: Combo) -> dict[str, Any]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    select = _selector(state.hands[seat])
-    dicts: dict[Combo, dict[str, Any]] = {}
     out = []
-    for play in legal_plays(state, seat):
-        combo = play[0]
-        if combo not in dicts:
-            dicts[combo] = combo_dict(combo)
-        out.append({"type": "play", "cards": select(play), "combo": dict(dicts[combo])})
+    plays = legal_plays(state, seat)
+    if plays:
+        select = _selector(state.hands[seat])
+        last = None
+        for play in plays:
+            # Plays of one reading come together, as one shared Combo (combos.SINGLES …).
+            if play[0] is not last:
+                last = play[0]
+                shape = combo_dict(last)
+            out.append({"type": "play", "cards": select(play), "combo": dict(shape)})
     if state.turn == seat and state.table is not None:
         out.append({"type": "pass"})
     return out
