@@ -128,24 +128,28 @@ def _play_task(args: tuple[MatchConfig, int]) -> dict:
     return play_deal(*args)
 
 
+def records_by_run(paths, needs=("diffs",)) -> dict[str, dict[int, dict]]:
+    """The records of JSON-lines results files, by run key and deal (a later record of a deal
+    wins); records without ``run``, ``deal`` and each of ``needs`` are passed over, and so is
+    a line cut short when a run was interrupted."""
+    runs: dict[str, dict[int, dict]] = {}
+    for path in paths:
+        if not path or not os.path.exists(path):
+            continue
+        with open(path) as lines:
+            for line in lines:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(record, dict) and all(k in record for k in ("run", "deal", *needs)):
+                    runs.setdefault(record["run"], {})[record["deal"]] = record
+    return runs
+
+
 def load_results(path: str | None, config: MatchConfig) -> dict[int, dict]:
     """Records of this very run already in the results file, by deal."""
-    done: dict[int, dict] = {}
-    if not path or not os.path.exists(path):
-        return done
-    key = config.key()
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short when a run was interrupted
-            if record.get("run") == key:
-                done[record["deal"]] = record
-    return done
+    return records_by_run([path]).get(config.key(), {})
 
 
 def run_match(

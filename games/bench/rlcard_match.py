@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import random
 import statistics
 
+from games.bench.harness import records_by_run
 from games.bots import get_bot
 from games.engine import get_game
 from games.engine.doudizhu import new_match_fixed
@@ -127,16 +127,7 @@ def play_deal(args) -> dict:
 def run(level, deals, *, seed=1, options=None, jobs=1, results=None, progress=None):
     options = options or {}
     key = json.dumps({"level": level, "seed": seed, "options": options}, sort_keys=True)
-    done = {}
-    if results and os.path.exists(results):
-        with open(results) as f:
-            for line in f:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if record.get("run") == key:
-                    done[record["deal"]] = record
+    done = records_by_run([results], needs=("landlord", "peasants")).get(key, {})
     todo = [(key, seed, d, level, options) for d in range(deals) if d not in done]
     out = open(results, "a") if results else None  # noqa: SIM115 - closed below
     try:

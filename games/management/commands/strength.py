@@ -22,22 +22,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bench import rlcard_match
-from games.bench.harness import summarize
+from games.bench.harness import records_by_run, summarize
 
 DEFAULT_OUT = Path(settings.BASE_DIR) / "games" / "strength.json"
 
 
 def rows_from(paths: list[str]) -> list[dict]:
-    runs: dict[str, list[dict]] = {}
-    for path in paths:
-        with open(path) as lines:
-            for line in lines:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by an interrupted run
-                if isinstance(record, dict) and "run" in record and "diffs" in record:
-                    runs.setdefault(record["run"], {})[record["deal"]] = record
+    runs = records_by_run(paths, needs=("diffs",))
     rows = []
     for key, by_deal in runs.items():
         config = json.loads(key)
@@ -76,16 +67,7 @@ def rows_from(paths: list[str]) -> list[dict]:
 
 def outside_from(paths: list[str]) -> list[dict]:
     """One row per rlcardmatch run: our level against RLCard's Dou Dizhu rule agent."""
-    runs: dict[str, dict[int, dict]] = {}
-    for path in paths:
-        with open(path) as lines:
-            for line in lines:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(record, dict) and {"run", "landlord", "peasants"} <= set(record):
-                    runs.setdefault(record["run"], {})[record["deal"]] = record
+    runs = records_by_run(paths, needs=("landlord", "peasants"))
     rows = []
     for key, by_deal in runs.items():
         config = json.loads(key)
