@@ -139,6 +139,11 @@ if DATABASE_URL:
             # player is told within seconds (not after a long hang).
             "timeout": 2,
         }
+        # Named in pg_stat_activity, so an operator (and loadbench) can tell this site's
+        # sessions from others'.
+        DATABASES["default"]["OPTIONS"]["application_name"] = os.environ.get(
+            "DB_APPLICATION_NAME", "cardsite"
+        )
 else:
     DATABASES = {
         "default": {

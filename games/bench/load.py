@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -188,6 +189,9 @@ class Measurement:
     # and thought (with --reviews: whether reviews running meanwhile delay them).
     turnarounds: list[float] = field(default_factory=list)
     reviews: str = ""  # with --reviews: how far the review worker got in the window
+    # On PostgreSQL: the most sessions the servers held at once, and their pools' bound.
+    db_sessions: int | None = None
+    db_bound: int | None = None
 
     @property
     def human_actions(self) -> int:
@@ -259,6 +263,9 @@ class Measurement:
             )
         if self.reviews:
             parts.append(self.reviews)
+        if self.db_sessions is not None:
+            bound = f" (pools' bound {self.db_bound})" if self.db_bound else ""
+            parts.append(f"db sessions max {self.db_sessions}{bound}")
         if self.reads:
             parts.append(
                 f"reads n={len(self.reads)} median {percentile(self.reads, 50) * 1000:.1f} ms "
@@ -316,6 +323,14 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.cpu_ms_per_action for m in site]), '.2f'):>7}"
             f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
             f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
+        )
+    watched = [m for m in results if m.db_sessions is not None]
+    if watched:
+        bound = max((m.db_bound or 0) for m in watched)
+        rows.append(
+            f"PostgreSQL: the servers held at most {max(m.db_sessions for m in watched)} "
+            "database sessions at once"
+            + (f" (their connection pools' bound: {bound})" if bound else "")
         )
     return "\n".join(rows)
 
@@ -427,7 +442,58 @@ def server_env(pacing: bool) -> dict[str, str]:
         env["SQLITE_PATH"] = str(db["NAME"])
     env["GAME_PACING"] = "1" if pacing else "0"
     env["LOADBENCH_BARE"] = "1"
+    env["DB_APPLICATION_NAME"] = SERVER_APP_NAME
     return env
+
+
+# The servers' sessions in pg_stat_activity (this process's own are named otherwise).
+SERVER_APP_NAME = "cardsite-loadbench-server"
+
+
+class SessionWatch:
+    """On PostgreSQL: the most database sessions the servers held at once, sampled every
+    ``every`` seconds in a thread of its own, against the bound of their connection pools
+    (processes × the pool's max_size)."""
+
+    def __init__(self, processes: int, every: float = 0.2) -> None:
+        db = settings.DATABASES["default"]
+        self.on = db["ENGINE"].endswith("postgresql")
+        pool = db.get("OPTIONS", {}).get("pool")
+        known = self.on and processes and isinstance(pool, dict)
+        self.bound = processes * pool["max_size"] if known else None
+        self.every = every
+        self.most: int | None = None
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> SessionWatch:
+        if self.on:
+            self.thread = threading.Thread(target=self._watch, name="session-watch", daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        if self.thread:
+            self.thread.join(timeout=5)
+
+    def _watch(self) -> None:
+        from django.db import connection
+
+        try:
+            while True:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT count(*) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND application_name = %s",
+                        [SERVER_APP_NAME],
+                    )
+                    now = cursor.fetchone()[0]
+                self.most = now if self.most is None else max(self.most, now)
+                if self.stop.wait(self.every):
+                    return
+        finally:
+            connection.close()
 
 
 def cpu_seconds(pids: list[int]) -> float | None:
@@ -717,7 +783,9 @@ async def _measure(run: Run, tasks: list, pids: list[int] | None, result: Measur
     started, wall0 = loop.time(), timezone.now()
     run.stop_at = started + run.seconds
     run.start.set()
-    await asyncio.sleep(run.seconds)
+    with SessionWatch(len(pids or [])) as sessions:
+        await asyncio.sleep(run.seconds)
+    result.db_sessions, result.db_bound = sessions.most, sessions.bound
     cpu1, client1, wall1 = cpu_seconds(pids or []), time.process_time(), timezone.now()
     result.seconds = loop.time() - started
     if pids and cpu0 is not None and cpu1 is not None:

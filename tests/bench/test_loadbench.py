@@ -46,6 +46,19 @@ def test_it_prints_positive_figures_for_the_site_and_the_bare_consumer(tmp_path)
         assert re.search(r"ratio site/bare actions/s: per human action " + NUMBER, out), out
         payload, wire = figures[10:12]
         assert wire < payload / 3, out  # the frames are compressed (permessage-deflate)
+        # On PostgreSQL, the servers' sessions stay within their connection pools' bound.
+        sessions = re.search(
+            r"^PostgreSQL: the servers held at most (\d+) database sessions at once "
+            r"\(their connection pools' bound: (\d+)\)$",
+            out,
+            re.M,
+        )
+        if env.get("DATABASE_URL"):
+            assert sessions, out
+            most, bound = map(int, sessions.groups())
+            assert 1 <= most <= bound, out
+        else:
+            assert sessions is None, out
 
         # The benchmark's users, tables and sessions are gone afterwards.
         left = subprocess.run(
