@@ -60,12 +60,13 @@ def review_of(table: Table, number: int, seat: int, *, again: bool = False) -> H
         and review.updated_at < timezone.now() - timedelta(seconds=STALE_SECONDS)
     )
     failed_again = again and review.status == HandReview.Status.FAILED
+    start = created
     if stalled or failed_again:
         # Whoever updates the row first starts it again: a second request finds it fresh.
-        created = HandReview.objects.filter(pk=review.pk, updated_at=review.updated_at).update(
+        start = HandReview.objects.filter(pk=review.pk, updated_at=review.updated_at).update(
             status=HandReview.Status.QUEUED, done=0, updated_at=timezone.now()
         )
-    if created:
+    if start:
         _start(review, table, number, seat)
         review.refresh_from_db()
     return review

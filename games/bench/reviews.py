@@ -20,8 +20,6 @@ from games.registry import table_game
 def play_hand_yourself(table: Table, user, level: str = "easy", seed: int = 7) -> Table:
     """The person plays their own seat to the end of the current hand, choosing as the
     ``level`` bot would, through the same call as the table's page; the computer the rest."""
-    from django.utils import timezone
-
     game = table_game(table.game).engine
     bot = get_bot(table.game, level)
     rng = random.Random(seed)
@@ -35,8 +33,7 @@ def play_hand_yourself(table: Table, user, level: str = "easy", seed: int = 7) -
             action = bot.act(game.observation(state, seat), game.legal_actions(state, seat), rng)
             services.submit_action(table.code, user, action, table.version)
         else:
-            Table.objects.filter(pk=table.pk).update(bot_due_at=timezone.now())
-            services.run_bots(table.code, limit=1)
+            services.run_bots(table.code, limit=1)  # plays a bot's move however soon it is due
     raise AssertionError("the hand did not end")
 
 

@@ -148,10 +148,18 @@ PAIR_RUNS = {
     for n in range(2, TWO + 2)
     for low in range(0, TWO - n + 2)
 }
-_BOMBS: dict[tuple[int, int], Combo] = {}
+# One deck: at most four cards of a rank, and both jokers standing in.
+BOMBS = {(r, n): Combo(BOMB, ORDER[r], ORDER[r], n) for r in range(13) for n in range(3, 7)}
 _KNOWN = {
     (c.kind, c.low, c.high, c.count): c
-    for c in (*SINGLES, *PAIRS, *STRAIGHTS.values(), *PAIR_RUNS.values(), JOKER_BOMB_COMBO)
+    for c in (
+        *SINGLES,
+        *PAIRS,
+        *STRAIGHTS.values(),
+        *PAIR_RUNS.values(),
+        *BOMBS.values(),
+        JOKER_BOMB_COMBO,
+    )
 }
 
 
@@ -164,13 +172,6 @@ def combo_of(data: Any) -> Combo:
     except (TypeError, KeyError):
         known = None
     return known if known is not None else Combo.from_dict(data)
-
-
-def _bomb(r: int, count: int) -> Combo:
-    combo = _BOMBS.get((r, count))
-    if combo is None:
-        combo = _BOMBS[r, count] = Combo(BOMB, ORDER[r], ORDER[r], count)
-    return combo
 
 
 # A play up to suit and joker: its reading, the count of real cards used per rank index
@@ -206,7 +207,7 @@ def _bombs(counts: list[int], jokers: int) -> Iterator[Play]:
         for real in range(1, c + 1):
             for j in range(wild + 1):
                 if real + j >= 3:
-                    yield _bomb(r, real + j), ((r, real),), j
+                    yield BOMBS[r, real + j], ((r, real),), j
 
 
 def _straights(counts: list[int], jokers: int, low: int, length: int) -> Iterator[Play]:

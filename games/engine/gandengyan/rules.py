@@ -85,11 +85,6 @@ def _selector(hand: list[str]):
     return select
 
 
-def combo_dict(combo: Combo) -> dict[str, Any]:
-    # Built by hand: dataclasses.asdict costs more than the whole move generation.
-    return {"kind": combo.kind, "low": combo.low, "high": combo.high, "count": combo.count}
-
-
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     out = []
     plays = legal_plays(state, seat)
@@ -100,7 +95,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             # Plays of one reading come together, as one shared Combo (combos.SINGLES …).
             if play[0] is not last:
                 last = play[0]
-                shape = combo_dict(last)
+                shape = last.to_dict()
             out.append({"type": "play", "cards": select(play), "combo": dict(shape)})
     if state.turn == seat and state.table is not None:
         out.append({"type": "pass"})

@@ -25,6 +25,12 @@ from games.bench import rlcard_match
 from games.bench.harness import records_by_run, summarize
 
 DEFAULT_OUT = Path(settings.BASE_DIR) / "games" / "strength.json"
+LADDER = ("random", "easy", "normal", "hard")
+
+
+def _step(level: str) -> int:
+    """A level's place on the ladder, for the rows' order (unknown levels last)."""
+    return LADDER.index(level) if level in LADDER else len(LADDER)
 
 
 def rows_from(paths: list[str]) -> list[dict]:
@@ -54,15 +60,7 @@ def rows_from(paths: list[str]) -> list[dict]:
                 ),
             }
         )
-    ladder = ["random", "easy", "normal", "hard"]
-    return sorted(
-        rows,
-        key=lambda r: (
-            r["game"],
-            r["seats"],
-            ladder.index(r["hero"]) if r["hero"] in ladder else 9,
-        ),
-    )
+    return sorted(rows, key=lambda r: (r["game"], r["seats"], _step(r["hero"])))
 
 
 def outside_from(paths: list[str]) -> list[dict]:
@@ -91,8 +89,7 @@ def outside_from(paths: list[str]) -> list[dict]:
                 ),
             }
         )
-    ladder = ["random", "easy", "normal", "hard"]
-    return sorted(rows, key=lambda r: ladder.index(r["level"]) if r["level"] in ladder else 9)
+    return sorted(rows, key=lambda r: _step(r["level"]))
 
 
 def _percent(name: str, interval: tuple) -> dict:
