@@ -14,6 +14,17 @@ def _no_pacing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    # A test that activates a language must not hand it to the next one (which reverses its
+    # URLs in it): with the tests spread over processes, any test may follow any other.
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     # The login throttle lives in the cache; keep tests independent of each other.
     # With Redis the cache outlives a test; the database cache is rolled back with the test's
