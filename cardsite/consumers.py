@@ -8,11 +8,15 @@ retry forever.
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import realtime
-from games.live import CLOSE_UNAUTHENTICATED, LayerOutageMixin, LocalizedConsumerMixin
+from games.live import (
+    CLOSE_UNAUTHENTICATED,
+    LayerOutageMixin,
+    LocalizedConsumerMixin,
+    database_call,
+)
 
 
 class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketConsumer):
@@ -41,7 +45,7 @@ class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         # The open tables changed: this socket's list, in its language.
         from games.views_live import open_tables
 
-        tables = await database_sync_to_async(open_tables)()
+        tables = await database_call(open_tables)()
         await self.send(text_data=self.render("games/_open_tables.html", {"open_tables": tables}))
 
     async def lobby_notice(self, event):

@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import live
@@ -38,7 +37,7 @@ def _database() -> None:
 
 
 async def _check_database() -> None:
-    await database_sync_to_async(_database)()
+    await live.database_call(_database)()
 
 
 async def _check_channel_layer() -> None:

@@ -15,7 +15,6 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +25,7 @@ from games.live import (
     CLOSE_UNAUTHENTICATED,
     LayerOutageMixin,
     LocalizedConsumerMixin,
+    database_call,
 )
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
         self.frames = frames.Frames()  # what this page shows: later frames send what changed
         self.pending = False
+        self.notified = -1  # the newest version a notice named
+        self.reread = False
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.send(text_data=self.render("live/_login_required.html"))
@@ -96,9 +98,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             return
         opened = None
         if self.code is not None:  # a malformed code is refused like an unknown table
-            opened = await database_sync_to_async(views_live.opening)(
-                self.code, user, self.language()
-            )
+            opened = await database_call(views_live.opening)(self.code, user, self.language())
         if opened is None:
             await self.send(
                 text_data=self.render("games/_toast.html", {"message_code": "no_such_table"})
@@ -116,7 +116,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_frame(opened.frame)
         if opened.shared:  # a table for people: the others see this socket's person here
-            await database_sync_to_async(services.socket_opened)(self.code, user, self.channel_name)
+            await database_call(services.socket_opened)(self.code, user, self.channel_name)
             self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
         driver.ensure_started()
         driver.kick(self.code)  # resume a bot move that came due while nobody watched
@@ -128,7 +128,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if getattr(self, "heartbeat", None) is not None:
             self.heartbeat.cancel()
             try:
-                await database_sync_to_async(services.socket_closed)(self.channel_name)
+                await database_call(services.socket_closed)(self.channel_name)
             except Exception:  # noqa: BLE001 - the row goes stale and the driver's sweep closes it
                 log.warning("could not record that %s closed", self.channel_name)
 
@@ -136,7 +136,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         while True:
             await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
             try:
-                await database_sync_to_async(services.heartbeat)(self.channel_name)
+                await database_call(services.heartbeat)(self.channel_name)
             except Exception:  # noqa: BLE001 - the next beat tries again
                 log.warning("presence heartbeat failed for %s", self.channel_name)
 
@@ -148,7 +148,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             # the whole board again, and patches from there. Rate-limited like a read.
             if self.reads.take():
                 self.frames.reset()
-                frame = await database_sync_to_async(views_live.snapshot)(
+                frame = await database_call(views_live.snapshot)(
                     self.code, self.scope["user"], self.language()
                 )
                 await self._send_frame(frame)
@@ -157,23 +157,26 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             # A read request (what the selection is as a play): answered with one line, and
             # only as often as a person selects cards; beyond that, dropped.
             if self.reads.take():
-                html = await database_sync_to_async(views_live.read)(
+                html = await database_call(views_live.read)(
                     self.code, self.scope["user"], self.language(), data
                 )
                 if html and not getattr(self, "gone", False):
                     await self.send(text_data=html)
             return
-        frame = await database_sync_to_async(views_live.handle)(
+        frame = await database_call(views_live.handle)(
             self.code, self.scope["user"], self.language(), data, self.game, received
         )
         await self._send_frame(frame)
         metrics.action_latency(self.game, time.perf_counter() - received)
 
     async def table_changed(self, event):
+        version = event.get("version", 0)
         if event.get("refresh"):
-            self.rendered = min(self.rendered, event.get("version", 0) - 1)  # render it again
-        if event.get("version", 0) <= self.rendered:
+            self.rendered = min(self.rendered, version - 1)  # render it again
+            self.reread = True  # what changed (presence) made no new version: read it
+        if version <= self.rendered:
             return  # this viewer has already seen that version
+        self.notified = max(self.notified, version)
         if self.rendering:
             self.pending = True  # coalesce: render the newest state once the current one is out
             return
@@ -181,8 +184,16 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         try:
             while True:
                 self.pending = False
-                frame = await database_sync_to_async(views_live.snapshot)(
-                    self.code, self.scope["user"], self.language(), since=self.rendered
+                # The version the newest notice named: committed by this process, the table
+                # as it committed is at hand and not read again (``committed_table``).
+                committed = None if self.reread else self.notified
+                self.reread = False
+                frame = await database_call(views_live.snapshot)(
+                    self.code,
+                    self.scope["user"],
+                    self.language(),
+                    since=self.rendered,
+                    committed=committed,
                 )
                 await self._send_frame(frame)
                 if not self.pending:
@@ -191,7 +202,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.rendering = False
 
     async def table_reaction(self, event):
-        html = await database_sync_to_async(views_live.reaction)(
+        html = await database_call(views_live.reaction)(
             self.code, event.get("seat"), event.get("key"), self.language()
         )
         if html and not getattr(self, "gone", False):
@@ -210,7 +221,9 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def layer_restored(self):
         # Notices sent while the layer was away are lost: render whatever moved meanwhile,
         # through the same coalescing path a notice takes.
-        await self.table_changed({"type": "table.changed", "version": self.rendered + 1})
+        await self.table_changed(
+            {"type": "table.changed", "version": self.rendered + 1, "refresh": True}
+        )
 
     async def database_unavailable(self):
         # Say so (not a blank board, not a dead page), then let the page reconnect: the

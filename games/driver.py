@@ -23,11 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 
-from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import metrics, signals
 from games.bots.task import BotTask, choose, leave_with_parent
+from games.live import database_call
 
 log = logging.getLogger(__name__)
 
@@ -108,10 +108,10 @@ class Driver:
             while True:
                 self.again.discard(code)
                 # One trip to the database thread: a quick bot decides and moves in it.
-                result = await database_sync_to_async(services.play_due_bot_move)(code)
+                result = await database_call(services.play_due_bot_move)(code)
                 if isinstance(result, services.BotTask):
                     action = await self._think(result)
-                    result = await database_sync_to_async(services.apply_bot_move)(result, action)
+                    result = await database_call(services.apply_bot_move)(result, action)
                 if result is None:
                     if code in self.again:
                         continue
@@ -178,13 +178,13 @@ class Driver:
         rounds = 0
         while True:
             try:
-                for code in await database_sync_to_async(_due_tables)():
+                for code in await database_call(_due_tables)():
                     self.kick(code)
                 rounds += 1
                 if rounds % PRESENCE_SWEEP_ROUNDS == 0:
                     # Sockets of a process that died never said goodbye: their people's grace
                     # starts here instead.
-                    await database_sync_to_async(services.sweep_presence)()
+                    await database_call(services.sweep_presence)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001

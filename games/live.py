@@ -10,16 +10,43 @@ import logging
 import weakref
 
 import redis.exceptions
+from asgiref.sync import SyncToAsync
+from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import metrics
 
 log = logging.getLogger(__name__)
+
+
+class database_call(DatabaseSyncToAsync):  # noqa: N801 - used like channels' database_sync_to_async
+    """``database_sync_to_async`` that keeps its thread's SQLite connection between calls.
+
+    Every socket's database work runs on the one thread channels uses per process for
+    ``database_sync_to_async``. With ``CONN_MAX_AGE=0`` (persistent connections leak under
+    ASGI, whose requests run in fresh threads) that thread opened and closed a connection for
+    every call, and on SQLite the opening (its schema read, the PRAGMAs) was a sixth of a live
+    action's CPU. This one thread lives as long as the process: its SQLite connection stays
+    open. A connection in error or left outside autocommit is still closed after the call
+    (Django's ``close_old_connections`` checks that), and PostgreSQL's connections go back to
+    their pool as before.
+    """
+
+    def thread_handler(self, loop, *args, **kwargs):
+        close_old_connections()
+        try:
+            return SyncToAsync.thread_handler(self, loop, *args, **kwargs)
+        finally:
+            for conn in connections.all(initialized_only=True):
+                if conn.vendor == "sqlite":
+                    conn.close_at = None  # not obsolete: this thread's next call uses it
+            close_old_connections()
+
 
 CLOSE_UNAUTHENTICATED = 4401
 # Like HTTP 503: the server cannot serve this socket right now (its database is away). The

@@ -10,11 +10,14 @@ about the same one), so two tabs, two processes or a restart never move twice or
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import secrets
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from datetime import timedelta
 from functools import partial
 
@@ -79,6 +82,35 @@ def get_table(code) -> Table:
         return _with_seats(Table.objects).get(code=parse_code(code))
     except Table.DoesNotExist as e:
         raise Refused("no_such_table") from e
+
+
+# The tables this process last committed, newest last, as they committed: the frames that
+# follow a write (each socket of the table renders its own) read them from here instead of
+# reading the table back. A copy per commit, never handed to a writer (writers lock and read).
+_COMMITTED: OrderedDict[str, Table] = OrderedDict()
+_COMMITTED_LOCK = threading.Lock()
+COMMITTED_KEPT = 512
+
+
+def _remember_committed(table: Table) -> None:
+    kept = copy.deepcopy(table)
+    code = str(table.code)
+    with _COMMITTED_LOCK:
+        _COMMITTED[code] = kept
+        _COMMITTED.move_to_end(code)
+        while len(_COMMITTED) > COMMITTED_KEPT:
+            _COMMITTED.popitem(last=False)
+
+
+def committed_table(code, version: int) -> Table:
+    """The table as committed at ``version`` (its seats loaded), to render and never to
+    change: this process's copy if it made that commit, else read. A notice's version is
+    the version its commit made, so a copy of that version is what the database holds."""
+    with _COMMITTED_LOCK:
+        kept = _COMMITTED.get(str(code))
+    if kept is not None and kept.version == version:
+        return kept
+    return get_table(code)
 
 
 def game_of(code) -> str:
@@ -152,6 +184,7 @@ def _notify(table: Table) -> None:
     def send():
         table._notice_pending = False
         code, version = str(table.code), table.version
+        _remember_committed(table)
         due = min(
             (d for d in (table.bot_due_at, table.timer_due_at) if d is not None), default=None
         )

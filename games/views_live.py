@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import messages, metrics, services
+from games import frames, messages, metrics, services
 from games.registry import table_game
 from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES, frame_cards
@@ -155,7 +155,7 @@ def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) 
     template = "games/_waiting.html" if context["waiting"] else table_game(table.game).template
     html = render_to_string(template + "#board", context)
     html += render_to_string("games/_toast.html", {"message": toast})
-    return html, table.version
+    return frames.lean(html), table.version
 
 
 @dataclass(frozen=True)
@@ -183,10 +183,19 @@ def opening(code, user, language: str) -> Opening | None:
         return Opening(frame, table.game, table.shared)
 
 
-def snapshot(code, user, language: str, since: int = -1, selected=(), toast: str = ""):
+def snapshot(
+    code, user, language: str, since: int = -1, selected=(), toast: str = "", committed=None
+):
+    """A viewer's board, or "" when it has seen this version already (``since``), or None.
+
+    ``committed``: the version a notice named, when the table as committed at that version
+    serves (``services.committed_table``) instead of a read."""
     with translation.override(language):
         try:
-            table = services.get_table(code)
+            if committed is None:
+                table = services.get_table(code)
+            else:
+                table = services.committed_table(code, committed)
         except services.Refused:
             return None
         if table.version <= since and not toast:

@@ -64,3 +64,24 @@ def pytest_terminal_summary(terminalreporter):
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s per login; the throttle tests log in dozens of times.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_sessionfinish(session):
+    # The sockets' database thread keeps its SQLite connection (games.live.database_call)
+    # past the test database's removal: close it, and remove the write-ahead log it leaves.
+    import os
+    from pathlib import Path
+
+    from asgiref.sync import SyncToAsync
+    from django.conf import settings
+    from django.db import connections
+
+    with contextlib.suppress(Exception):
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        test_name = Path(database.get("TEST", {}).get("NAME") or "")
+        for leftover in test_name.parent.glob(f"{test_name.name}*"):
+            if leftover.name.endswith(("-wal", "-shm")):
+                with contextlib.suppress(OSError):
+                    os.remove(leftover)

@@ -2,7 +2,7 @@
 of one live action.
 
 Per message it does what every live action must do at the least: one ORM write through one
-``database_sync_to_async`` hop, one ``group_send`` to the socket's own group (which comes
+``database_call`` hop (the site's own), one ``group_send`` to the socket's own group (which comes
 back to this consumer, as a table's notice comes back to the player who acted) and one small
 HTML fragment rendered from a template. The route exists only in a daphne process started
 with ``LOADBENCH_BARE=1`` (see ``cardsite/routing.py``): the site has no such endpoint.
@@ -10,13 +10,13 @@ with ``LOADBENCH_BARE=1`` (see ``cardsite/routing.py``): the site has no such en
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template import Context, Template
 from django.urls import re_path
 from django.utils import timezone
 
 from games import realtime
+from games.live import database_call
 from games.models import Table
 
 # About the size of a hand of cards: a board, thirteen buttons, their labels.
@@ -47,7 +47,7 @@ class BareConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await database_sync_to_async(touch)(self.code)
+        await database_call(touch)(self.code)
         self.version += 1
         await self.channel_layer.group_send(
             self.group, {"type": "bench.changed", "version": self.version}
