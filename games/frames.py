@@ -22,10 +22,18 @@ from __future__ import annotations
 
 import re
 
+BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
 REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
 ALWAYS = frozenset({"toast"})
 PATCH = '<template data-patch data-base="{base}">{root}</div></template>'
+
+
+def lean(html: str) -> str:
+    """The board's markup without its templates' indentation: whitespace between two tags
+    becomes one space, which a browser draws the same (the boards have no preformatted
+    text), in a frame of about two thirds the size."""
+    return BETWEEN_TAGS.sub("> <", html)
 
 
 def split(html: str) -> tuple[str, str, dict[str, str]]:
