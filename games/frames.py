@@ -7,8 +7,10 @@ puts its markers inside the condition). Everything else of the board is its skel
 Each socket keeps the last frame it sent (``Frames``). When the next board has the same
 skeleton, apart from the board element's own attributes (version, phase, whose turn), the
 socket sends a patch instead: a ``<template data-patch data-base="V">`` holding the new board
-element's opening tag, then the regions whose HTML changed, each swapped by its id (the htmx
-ws extension swaps every top-level element of a message into the element with its id).
+element's opening tag and those of the regions where nothing but the element's own
+attributes changed (a seat that became the one to move: the page sets them in place), then
+the regions whose HTML changed, each swapped by its id (the htmx ws extension swaps every
+top-level element of a message into the element with its id).
 Regions named in ``ALWAYS`` go with every patch: the page's own script writes into them too.
 A region whose element carries ``data-grows`` (a log) sends only its new children when it
 grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itself.
@@ -26,7 +28,8 @@ BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
 REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
 ALWAYS = frozenset({"toast"})
-PATCH = '<template data-patch data-base="{base}">{root}</div></template>'
+PATCH = '<template data-patch data-base="{base}">{root}</div>{tags}</template>'
+OPENING = re.compile(r"<([a-zA-Z][\w-]*)[^>]*>")
 
 
 def lean(html: str) -> str:
@@ -68,16 +71,32 @@ class Frames:
         if not root:
             return html  # no board (a refusal's toast alone): nothing to remember
         if skeleton == self.skeleton and self.version is not None:
-            changed = [
-                _changed(self.regions.get(name), part)
-                for name, part in regions.items()
-                if name in ALWAYS or self.regions.get(name) != part
-            ]
-            message = PATCH.format(base=self.version, root=root) + "".join(changed)
+            tags, changed = [], []
+            for name, part in regions.items():
+                old = self.regions.get(name)
+                if name not in ALWAYS and old == part:
+                    continue
+                tag = _retagged(old, part) if name not in ALWAYS else None
+                if tag is not None:
+                    tags.append(tag)
+                else:
+                    changed.append(_changed(old, part))
+            message = PATCH.format(base=self.version, root=root, tags="".join(tags))
+            message += "".join(changed)
         else:
             message = html
         self.skeleton, self.regions, self.version = skeleton, regions, version
         return message
+
+
+def _retagged(old: str | None, new: str) -> str | None:
+    """The element's new opening tag (closed again), when nothing else of it changed."""
+    if old is None:
+        return None
+    opening = OPENING.match(new)
+    if opening is None or old[old.find(">") + 1 :] != new[opening.end() :]:
+        return None
+    return f"{opening.group(0)}</{opening.group(1)}>"
 
 
 def _changed(old: str | None, new: str) -> str:

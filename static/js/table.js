@@ -392,7 +392,19 @@
   // A board the socket sent is marked: the page's own first board can be overtaken by the
   // connect snapshot a moment later (which also clears the toast), so whoever acts on the
   // table first (the browser tests) waits for a board marked synced.
+  // A <details> of the board with an id (the last trick, the collected cards) that the player
+  // opened stays open when a frame brings it again.
+  var opened = {};
+  document.addEventListener("toggle", function (evt) {
+    var d = evt.target;
+    if (d.tagName === "DETAILS" && d.id && d.closest("#board")) opened[d.id] = d.open;
+  }, true);
+
   document.addEventListener("htmx:wsAfterMessage", function () {
+    Object.keys(opened).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && opened[id] && !d.open) d.open = true;
+    });
     var b = board();
     if (b) b.dataset.synced = "1";
     afterBoard();
@@ -404,10 +416,11 @@
   });
 
   // Most frames after the first carry only what changed (games/frames.py): a patch starts
-  // with <template data-patch data-base="V"> holding the board element's new opening tag;
-  // the regions that follow replace the elements with their ids (the ws extension swaps
-  // them). A patch fits only the board it was made against (version V, every region there):
-  // otherwise nothing is applied and the page asks for the whole board.
+  // with <template data-patch data-base="V"> holding the board element's new opening tag and
+  // those of elements where nothing else changed (set in place, by id); the regions that
+  // follow replace the elements with their ids (the ws extension swaps them). A patch fits
+  // only the board it was made against (version V, every element it names there): otherwise
+  // nothing is applied and the page asks for the whole board.
   if (window.htmx) {
     htmx.defineExtension("board-patch", {
       transformResponse: function (text) {
@@ -416,10 +429,12 @@
         parsed.innerHTML = text;
         var nodes = parsed.content.children;
         var patch = nodes[0];
-        var next = patch.content.firstElementChild;
+        var tags = patch.content.children;
+        var next = tags[0];
         var b = board();
         var fits = !!(b && next && b.dataset.version === patch.dataset.base);
         for (var i = 1; fits && i < nodes.length; i++) fits = !!document.getElementById(nodes[i].id);
+        for (var j = 1; fits && j < tags.length; j++) fits = !!document.getElementById(tags[j].id);
         if (!fits) {
           var resync = document.getElementById("resync-form");
           if (resync) resync.requestSubmit();
@@ -430,12 +445,16 @@
         var names = function (el) {
           return Array.prototype.map.call(el.attributes, function (a) { return a.name; });
         };
-        if (names(b).join(" ") !== names(next).join(" ")) {
-          names(b).forEach(function (n) { b.removeAttribute(n); });
-        }
-        Array.prototype.forEach.call(next.attributes, function (a) {
-          if (b.getAttribute(a.name) !== a.value) b.setAttribute(a.name, a.value);
-        });
+        var retag = function (el, tag) {
+          if (names(el).join(" ") !== names(tag).join(" ")) {
+            names(el).forEach(function (n) { el.removeAttribute(n); });
+          }
+          Array.prototype.forEach.call(tag.attributes, function (a) {
+            if (el.getAttribute(a.name) !== a.value) el.setAttribute(a.name, a.value);
+          });
+        };
+        retag(b, next);
+        for (var k = 1; k < tags.length; k++) retag(document.getElementById(tags[k].id), tags[k]);
         return text.slice(text.indexOf("</template>") + "</template>".length);
       },
     });

@@ -35,11 +35,13 @@ document.addEventListener("htmx:wsBeforeMessage", (e) => {
 
 
 def board_markup(page) -> str:
-    """The board as the page shows it, spacing and the page's own marks aside."""
+    """The board as the page shows it, spacing and the page's own marks aside (which of its
+    details the player has opened)."""
     return page.evaluate(
         """() => {
         const b = document.getElementById('board').cloneNode(true);
         b.removeAttribute('data-synced');
+        b.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
         return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
     }"""
     )
@@ -59,6 +61,8 @@ def play_hand(page, shots=None, keyboard=False):
     for _ in range(80):
         wait_for_turn_or_summary(page)
         if page.locator(".summary__panel").is_visible():
+            if took_trick_shot:
+                expect(page.locator("[data-testid=collected]")).to_have_js_property("open", True)
             return
         if page.locator("#exposure-form").is_visible():
             if shots:
@@ -76,7 +80,9 @@ def play_hand(page, shots=None, keyboard=False):
             assert page.locator("#board").get_attribute("data-version") == version
             if shots:
                 page.screenshot(path=shots("trick"), full_page=True)
-                page.locator("[data-testid=collected] summary").click()
+            # The collected cards, opened once, stay open through every frame after it.
+            page.locator("[data-testid=collected] summary").click()
+            if shots:
                 page.screenshot(path=shots("collected"), full_page=True)
             took_trick_shot = True
         card = playable.first

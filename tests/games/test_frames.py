@@ -4,9 +4,9 @@ gives – for every game, every seat and a watcher.
 
 The page is modelled here the way the browser applies a message (static/js/table.js and the
 htmx ws extension): a patch made against another version is not applied and the page asks
-for the whole board; otherwise the board element's attributes are replaced and each element
-of the message replaces the element with its id (or gains its children, afterbegin or
-beforeend).
+for the whole board; otherwise the board element's attributes are replaced, so are those of
+each element the patch names by its opening tag alone, and each element of the message
+replaces the element with its id (or gains its children, afterbegin or beforeend).
 """
 
 from __future__ import annotations
@@ -91,7 +91,16 @@ class Page:
             self.resyncs += 1
             self.receive(self.resync())
             return
+        tags = top_level(head.partition(">")[2])[1:]  # after the board: opening tags alone
+        if any(not re.search(rf'\sid="{re.escape(i)}"', self.html) for i, _, _ in tags):
+            self.resyncs += 1
+            self.receive(self.resync())
+            return
         self.html = re.sub(r'<div id="board"[^>]*>', lambda m: root, self.html, count=1)
+        for ident, tag, _swap in tags:
+            old = self._element(ident)
+            opening = tag[: tag.index(">") + 1]
+            self.html = self.html.replace(old, opening + old[old.index(">") + 1 :], 1)
         for ident, part, swap in parts:
             self.html = self._swap(ident, part, swap)
 
@@ -136,6 +145,29 @@ def test_a_frame_with_the_same_skeleton_becomes_a_patch_of_what_changed():
     assert sent.encode(toast, 3) == toast  # no board: sent as it is, nothing remembered
     sent.reset()
     assert sent.encode(first, 4) == first
+
+
+def test_an_element_whose_attributes_alone_changed_travels_as_its_opening_tag():
+    board = (
+        '<div id="board" data-version="{v}">'
+        '<!--region seat-1--><div id="seat-1" class="seat{c}"><b>Wei</b> {n}</div>'
+        "<!--/region seat-1-->"
+        '<!--region a--><p id="a">{a}</p><!--/region a--></div>'
+    )
+    sent = frames.Frames()
+    sent.encode(board.format(v=1, c="", n=12, a="one"), 1)
+    patch = sent.encode(board.format(v=2, c=" is-to-move", n=12, a="one"), 2)
+    assert patch == (
+        '<template data-patch data-base="1"><div id="board" data-version="2"></div>'
+        '<div id="seat-1" class="seat is-to-move"></div></template>'
+    )
+    page = Page(resync=lambda: pytest.fail("no resync needed"))
+    page.receive(board.format(v=1, c="", n=12, a="one"))
+    page.receive(patch)
+    assert page.html == board.format(v=2, c=" is-to-move", n=12, a="one")
+    # its content changed too: the element itself
+    patch = sent.encode(board.format(v=3, c="", n=11, a="two"), 3)
+    assert '<div id="seat-1" class="seat"><b>Wei</b> 11</div>' in patch.partition("</template>")[2]
 
 
 @pytest.mark.parametrize(
