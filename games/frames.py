@@ -11,6 +11,9 @@ element's opening tag and those of the regions where nothing but the element's o
 attributes changed (a seat that became the one to move: the page sets them in place), then
 the regions whose HTML changed, each swapped by its id (the htmx ws extension swaps every
 top-level element of a message into the element with its id).
+Regions nest: a region whose own markup (its inner regions cut out) is the same apart from
+its opening tag sends only that tag and what changed inside it; an inner region that is gone
+(a card played from the hand) is deleted by its id (``hx-swap-oob="delete"``).
 Regions named in ``ALWAYS`` go with every patch: the page's own script writes into them too.
 A region whose element carries ``data-grows`` (a log) sends only its new children when it
 grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itself.
@@ -39,18 +42,23 @@ def lean(html: str) -> str:
     return BETWEEN_TAGS.sub("> <", html)
 
 
-def split(html: str) -> tuple[str, str, dict[str, str]]:
-    """A frame's board opening tag, its skeleton (regions and that tag cut out) and regions."""
+def _cut(html: str) -> tuple[str, dict[str, str]]:
+    """``html`` with its outermost regions cut down to their opening markers, and those."""
     regions: dict[str, str] = {}
 
     def cut(match: re.Match) -> str:
         regions[match.group(1)] = match.group(2)
         return f"<!--region {match.group(1)}-->"
 
+    return REGION.sub(cut, html), regions
+
+
+def split(html: str) -> tuple[str, str, dict[str, str]]:
+    """A frame's board opening tag, its skeleton (regions and that tag cut out) and regions."""
     root = ROOT.search(html)
     if root is None:
         return "", html, {}
-    skeleton = REGION.sub(cut, html[: root.start()] + "<!--root-->" + html[root.end() :])
+    skeleton, regions = _cut(html[: root.start()] + "<!--root-->" + html[root.end() :])
     return root.group(0), skeleton, regions
 
 
@@ -71,22 +79,54 @@ class Frames:
         if not root:
             return html  # no board (a refusal's toast alone): nothing to remember
         if skeleton == self.skeleton and self.version is not None:
-            tags, changed = [], []
+            tags: list[str] = []
+            changed: list[str] = []
             for name, part in regions.items():
                 old = self.regions.get(name)
-                if name not in ALWAYS and old == part:
-                    continue
-                tag = _retagged(old, part) if name not in ALWAYS else None
-                if tag is not None:
-                    tags.append(tag)
-                else:
-                    changed.append(_changed(old, part))
+                if name in ALWAYS:
+                    changed.append(part)
+                elif old != part:
+                    _diff(old, part, tags, changed)
             message = PATCH.format(base=self.version, root=root, tags="".join(tags))
             message += "".join(changed)
         else:
             message = html
         self.skeleton, self.regions, self.version = skeleton, regions, version
         return message
+
+
+def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> None:
+    """What a patch carries for a region that changed: opening tags (``tags``), and elements
+    to swap or delete (``changed``)."""
+    if old is not None and REGION.search(old):
+        own_old, inner_old = _cut(old)
+        own_new, inner_new = _cut(new)
+        gone = [name for name in inner_old if name not in inner_new]
+        for name in gone:
+            own_old = own_old.replace(f"<!--region {name}-->", "", 1)
+        if inner_new.keys() <= inner_old.keys() and _body(own_old) == _body(own_new):
+            opening = OPENING.match(own_new)
+            if opening is not None and not own_old.startswith(opening.group(0)):
+                tags.append(f"{opening.group(0)}</{opening.group(1)}>")
+            for name in gone:
+                tag = OPENING.match(inner_old[name])
+                kind = tag.group(1) if tag else "div"
+                changed.append(f'<{kind} id="{name}" hx-swap-oob="delete"></{kind}>')
+            for name, part in inner_new.items():
+                if inner_old[name] != part:
+                    _diff(inner_old[name], part, tags, changed)
+            return
+    tag = _retagged(old, new)
+    if tag is not None:
+        tags.append(tag)
+    else:
+        changed.append(_changed(old, new))
+
+
+def _body(markup: str) -> str:
+    """An element's markup after its opening tag."""
+    opening = OPENING.match(markup)
+    return markup[opening.end() :] if opening else markup
 
 
 def _retagged(old: str | None, new: str) -> str | None:

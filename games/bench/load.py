@@ -101,7 +101,15 @@ def board_flags(html: str) -> set[str]:
     return set(re.findall(r"\sdata-([a-z-]+)(?=[\s>])", _board_tag(html)))
 
 
+_HAND_STATE = re.compile(r'<div id="hand-state"[^>]*\bdata-playable="([^"]*)"')
+
+
 def playable_cards(html: str) -> list[str]:
+    """The cards the frame marks playable: in the hand's state where the board has one (it
+    travels alone when only the turn changed), else on the cards."""
+    state = _HAND_STATE.search(html)
+    if state is not None:
+        return state.group(1).split()
     return [_CARD.search(tag).group(1) for tag in _PLAYABLE.findall(html) if _CARD.search(tag)]
 
 

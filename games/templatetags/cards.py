@@ -5,6 +5,8 @@ looks the same wherever it lies. A tag rather than an included template: a table
 dozens of cards per frame.
 """
 
+import json
+
 from django import template
 from django.utils.html import format_html
 
@@ -58,3 +60,16 @@ def table_card(c, small=False, labelled=True):
         card,
         tag,
     )
+
+
+@register.filter
+def hand_reasons(hand) -> str:
+    """Why each card of a hand that may not be played now may not, as JSON for the hand's
+    state: each reason once, with its cards' codes ({"You must follow spades.": "KH 9H"}).
+    The page's script (table.js) sets them on the cards."""
+    grouped: dict[str, list[str]] = {}
+    for c in hand:
+        reason = getattr(c, "reason", "")
+        if reason:
+            grouped.setdefault(str(reason), []).append(c.code)
+    return json.dumps({r: " ".join(codes) for r, codes in grouped.items()}, ensure_ascii=False)

@@ -104,11 +104,20 @@
       return true; // the submit goes on with no card checked
     },
     // A selection made by a Hint arrives from the server already marked: keep the form in step.
+    // The hand stays on the page from frame to frame (only its state and the cards played
+    // change), so a card no longer selected or playable (played, or the turn gone) leaves the
+    // form too.
     afterBoard: function () {
       restoreTicks();
       decideAgain();
       var sel = document.querySelector("#board .hand__card.is-selected.is-playable");
-      if (sel) select(sel);
+      if (sel) { select(sel); return; }
+      T.cards().forEach(function (b) { T.setSelected(b, false); });
+      var form = document.getElementById("play-form");
+      if (!form) return;
+      form.querySelector("input[name=card]").value = "";
+      var play = form.querySelector("[data-play]");
+      if (play) play.disabled = true;
     },
   });
 })();

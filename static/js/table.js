@@ -122,6 +122,8 @@
       if (!codes.length) {
         if (line) line.textContent = "";
         reading.asked = "";
+        var asked = document.getElementById("read-form");
+        if (asked) asked.querySelectorAll("input[name=cards]").forEach(function (i) { i.remove(); });
         return;
       }
       // Asked already, and the line is still the one the answer goes to (a new board brings
@@ -392,6 +394,43 @@
   // A board the socket sent is marked: the page's own first board can be overtaken by the
   // connect snapshot a moment later (which also clears the toast), so whoever acts on the
   // table first (the browser tests) waits for a board marked synced.
+  // The hand's state (#hand-state, a region of its own): which cards may be played now, why
+  // the others may not, whose turn. A turn that comes or goes sends that one element, not
+  // the hand again; here it is set on the cards (classes, data-playable, data-reason, the
+  // words a screen reader adds) and on the hand (data-my-turn, data-bidding), before any
+  // other script looks at the new board.
+  function applyHandState() {
+    var st = document.getElementById("hand-state");
+    var hand = st && document.querySelector("#board .hand");
+    if (!hand) return;
+    var playable = (st.dataset.playable || "").split(" ");
+    var dim = st.hasAttribute("data-dim");
+    var why = st.dataset.why || "";
+    var reasons = {};
+    try {
+      var grouped = JSON.parse(st.dataset.reasons || "{}");
+      Object.keys(grouped).forEach(function (r) {
+        grouped[r].split(" ").forEach(function (code) { reasons[code] = r; });
+      });
+    } catch (e) { /* no reasons */ }
+    hand.dataset.myTurn = st.dataset.myTurn || "0";
+    if (st.dataset.bidding !== undefined) hand.dataset.bidding = st.dataset.bidding;
+    hand.querySelectorAll(".hand__card").forEach(function (btn, i) {
+      var code = btn.dataset.card;
+      btn.style.setProperty("--i", i); // its place, for the deal's animation
+      var ok = playable.indexOf(code) >= 0;
+      btn.classList.toggle("is-playable", ok);
+      btn.classList.toggle("is-dimmed", dim && !ok);
+      btn.toggleAttribute("data-playable", ok);
+      if (reasons[code]) btn.dataset.reason = reasons[code];
+      else delete btn.dataset.reason;
+      var words = btn.querySelector("[data-why]");
+      if (words) words.textContent = !ok && why ? " – " + why : "";
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", applyHandState, true);
+  document.addEventListener("DOMContentLoaded", applyHandState);
+
   // A <details> of the board with an id (the last trick, the collected cards) that the player
   // opened stays open when a frame brings it again.
   var opened = {};

@@ -42,6 +42,12 @@ def board_markup(page) -> str:
         const b = document.getElementById('board').cloneNode(true);
         b.removeAttribute('data-synced');
         b.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
+        // Attributes in one order: the page's script sets some of them in its own order.
+        [b, ...b.querySelectorAll('*')].forEach((el) => {
+            const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
+            attrs.forEach(([n]) => el.removeAttribute(n));
+            attrs.forEach(([n, v]) => el.setAttribute(n, v));
+        });
         return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
     }"""
     )

@@ -108,6 +108,8 @@ class Page:
         old = self._element(ident)
         if swap is None:
             return self.html.replace(old, part, 1)
+        if swap == "delete":  # with its region's markers, as a fresh render would lack both
+            return self.html.replace(f"<!--region {ident}-->{old}<!--/region {ident}-->", "", 1)
         inner = part[part.index(">") + 1 : part.rindex("</")]
         head_end, tail = old.index(">") + 1, old.rindex("</")
         grown = (
@@ -168,6 +170,42 @@ def test_an_element_whose_attributes_alone_changed_travels_as_its_opening_tag():
     # its content changed too: the element itself
     patch = sent.encode(board.format(v=3, c="", n=11, a="two"), 3)
     assert '<div id="seat-1" class="seat"><b>Wei</b> 11</div>' in patch.partition("</template>")[2]
+
+
+def test_regions_inside_a_region_travel_alone_and_a_lost_one_is_deleted():
+    def board(v, cls, cards, state):
+        hand = "".join(
+            f'<!--region c-{c}--><button id="c-{c}">{c}</button><!--/region c-{c}-->' for c in cards
+        )
+        return (
+            f'<div id="board" data-version="{v}"><!--region me--><div id="me" class="me{cls}">'
+            f'<!--region hand--><div id="hand" style="--n: {len(cards)}">{hand}</div><!--/region hand-->'
+            f'<!--region state--><p id="state">{state}</p><!--/region state-->'
+            "</div><!--/region me--></div>"
+        )
+
+    sent = frames.Frames()
+    page = Page(resync=lambda: pytest.fail("no resync needed"))
+    first = board(1, "", ["AS", "KH", "2C"], "wait")
+    page.receive(sent.encode(first, 1))
+    turn = board(2, " is-to-move", ["AS", "KH", "2C"], "play")
+    patch = sent.encode(turn, 2)
+    assert patch == (
+        '<template data-patch data-base="1"><div id="board" data-version="2"></div>'
+        '<div id="me" class="me is-to-move"></div></template><p id="state">play</p>'
+    )
+    page.receive(patch)
+    assert page.html == turn
+    played = board(3, "", ["AS", "2C"], "wait")
+    patch = sent.encode(played, 3)
+    assert 'id="c-AS"' not in patch and '<button id="c-KH" hx-swap-oob="delete"></button>' in patch
+    page.receive(patch)
+    assert page.html == played
+    drawn = board(4, "", ["AS", "2C", "3D"], "wait")  # a card came: the hand again
+    patch = sent.encode(drawn, 4)
+    assert '<div id="hand" style="--n: 3">' in patch.partition("</template>")[2]
+    page.receive(patch)
+    assert page.html == drawn
 
 
 @pytest.mark.parametrize(
