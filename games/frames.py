@@ -21,6 +21,7 @@ grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itsel
 ``data-base`` is the version the patch was made against: a page whose board has another
 version (it missed a frame) applies nothing and asks for the whole board (``resync``), which
 the socket sends, starting over. A connect, a reconnect and a resync start with a whole board.
+The markers themselves never leave the server (``shown``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import re
 BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
 REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
+MARKER = re.compile(r"<!--/?region [\w-]+-->")
 ALWAYS = frozenset({"toast"})
 PATCH = '<template data-patch data-base="{base}">{root}</div>{tags}</template>'
 OPENING = re.compile(r"<([a-zA-Z][\w-]*)[^>]*>")
@@ -77,7 +79,7 @@ class Frames:
         """The message for this frame: a patch against the last board sent, or ``html``."""
         root, skeleton, regions = split(html)
         if not root:
-            return html  # no board (a refusal's toast alone): nothing to remember
+            return shown(html)  # no board (a refusal's toast alone): nothing to remember
         if skeleton == self.skeleton and self.version is not None:
             tags: list[str] = []
             changed: list[str] = []
@@ -92,7 +94,12 @@ class Frames:
         else:
             message = html
         self.skeleton, self.regions, self.version = skeleton, regions, version
-        return message
+        return shown(message)
+
+
+def shown(html: str) -> str:
+    """A frame as the page gets it: the regions' markers are the server's own, to diff by."""
+    return MARKER.sub("", html)
 
 
 def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> None:
