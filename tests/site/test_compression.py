@@ -60,8 +60,8 @@ def test_boards_are_compressed_and_a_repeated_board_costs_little(server):
     )
     assert "permessage-deflate" in extensions
     assert first_wire < first / 3, (first, first_wire)  # HTML compresses well on its own
-    # …and what follows (the hint's patch) far better, against what the socket has sent
-    assert second_wire < second / 6, (second, second_wire)
+    # …and what follows (the hint's patch, 1–3 KB) costs a fraction of the first on the wire
+    assert second_wire < second / 3, (second, second_wire)
     assert second_wire < first_wire / 3, (first_wire, second_wire)
 
 
