@@ -8,7 +8,6 @@ SQLite and the in-memory channel layer. ``DATABASE_URL`` (PostgreSQL) and ``REDI
 from __future__ import annotations
 
 import os
-import urllib.parse
 from pathlib import Path
 
 import dj_database_url
@@ -171,15 +170,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and the cache shared by all processes.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-_TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-if REDIS_URL and _TEST_WORKER.startswith("gw"):
-    # Tests spread over processes (pytest-xdist): each on a Redis database of its own (a test
-    # empties the cache, which would empty the other's channel layer), which the servers its
-    # tests start inherit.
-    _parts = urllib.parse.urlsplit(REDIS_URL)
-    REDIS_URL = os.environ["REDIS_URL"] = urllib.parse.urlunsplit(
-        _parts._replace(path=f"/{1 + int(_TEST_WORKER[2:])}")
-    )
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

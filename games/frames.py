@@ -112,9 +112,8 @@ def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> Non
         for name in gone:
             own_old = own_old.replace(f"<!--region {name}-->", "", 1)
         if inner_new.keys() <= inner_old.keys() and _body(own_old) == _body(own_new):
-            opening = OPENING.match(own_new)
-            if opening is not None and not own_old.startswith(opening.group(0)):
-                tags.append(f"{opening.group(0)}</{opening.group(1)}>")
+            if own_old != own_new:
+                tags.append(_tag_alone(own_new))
             for name in gone:
                 tag = OPENING.match(inner_old[name])
                 kind = tag.group(1) if tag else "div"
@@ -136,14 +135,17 @@ def _body(markup: str) -> str:
     return markup[opening.end() :] if opening else markup
 
 
-def _retagged(old: str | None, new: str) -> str | None:
-    """The element's new opening tag (closed again), when nothing else of it changed."""
-    if old is None:
-        return None
-    opening = OPENING.match(new)
-    if opening is None or old[old.find(">") + 1 :] != new[opening.end() :]:
-        return None
+def _tag_alone(markup: str) -> str:
+    """An element's opening tag, closed again (a patch's head sets its attributes in place)."""
+    opening = OPENING.match(markup)
     return f"{opening.group(0)}</{opening.group(1)}>"
+
+
+def _retagged(old: str | None, new: str) -> str | None:
+    """The element's new opening tag alone, when nothing else of it changed."""
+    if old is None or not OPENING.match(new) or _body(old) != _body(new):
+        return None
+    return _tag_alone(new)
 
 
 def _changed(old: str | None, new: str) -> str:

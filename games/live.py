@@ -11,7 +11,6 @@ import weakref
 
 import redis.exceptions
 from asgiref.sync import SyncToAsync
-from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
@@ -24,8 +23,9 @@ from games import metrics
 log = logging.getLogger(__name__)
 
 
-class database_call(DatabaseSyncToAsync):  # noqa: N801 - used like channels' database_sync_to_async
-    """``database_sync_to_async`` that keeps its thread's SQLite connection between calls.
+class database_call(SyncToAsync):  # noqa: N801 - used like channels' database_sync_to_async
+    """Channels' ``database_sync_to_async`` (old connections closed before and after each
+    call), except that it keeps its thread's SQLite connection between calls.
 
     Every socket's database work runs on the one thread channels uses per process for
     ``database_sync_to_async``. With ``CONN_MAX_AGE=0`` (persistent connections leak under
@@ -40,7 +40,7 @@ class database_call(DatabaseSyncToAsync):  # noqa: N801 - used like channels' da
     def thread_handler(self, loop, *args, **kwargs):
         close_old_connections()
         try:
-            return SyncToAsync.thread_handler(self, loop, *args, **kwargs)
+            return super().thread_handler(loop, *args, **kwargs)
         finally:
             for conn in connections.all(initialized_only=True):
                 if conn.vendor == "sqlite":

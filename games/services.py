@@ -102,10 +102,11 @@ def _remember_committed(table: Table) -> None:
             _COMMITTED.popitem(last=False)
 
 
-def committed_table(code, version: int) -> Table:
+def committed_table(code, version: int | None) -> Table:
     """The table as committed at ``version`` (its seats loaded), to render and never to
-    change: this process's copy if it made that commit, else read. A notice's version is
-    the version its commit made, so a copy of that version is what the database holds."""
+    change: this process's copy if it made that commit, else read (and always read for no
+    version). A notice's version is the version its commit made, so a copy of that version
+    is what the database holds."""
     with _COMMITTED_LOCK:
         kept = _COMMITTED.get(str(code))
     if kept is not None and kept.version == version:

@@ -192,10 +192,7 @@ def snapshot(
     serves (``services.committed_table``) instead of a read."""
     with translation.override(language):
         try:
-            if committed is None:
-                table = services.get_table(code)
-            else:
-                table = services.committed_table(code, committed)
+            table = services.committed_table(code, committed)
         except services.Refused:
             return None
         if table.version <= since and not toast:

@@ -36,6 +36,26 @@ def _clear_cache():
     yield
 
 
+def pytest_configure(config):
+    """Tests spread over processes (pytest-xdist) each use a Redis database of their own: a
+    test empties the cache, which would empty the other process's channel layer too. The
+    servers a test starts inherit it through REDIS_URL."""
+    import os
+    import urllib.parse
+
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
+    if not (url and worker.startswith("gw")):
+        return
+    from django.conf import settings
+
+    own = urllib.parse.urlunsplit(
+        urllib.parse.urlsplit(url)._replace(path=f"/{1 + int(worker[2:])}")
+    )
+    os.environ["REDIS_URL"] = settings.REDIS_URL = own
+    settings.CACHES["default"]["LOCATION"] = own
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = own
+
+
 def pytest_collection_modifyitems(items):
     # Once the session-scoped Playwright browser runs, pytest-asyncio tests in the same
     # process fail ("Runner.run() cannot be called from a running event loop"): run browsers last.

@@ -63,6 +63,12 @@ def table_card(c, small=False, labelled=True):
 
 
 @register.filter
+def playable_codes(hand) -> str:
+    """The codes of a hand's cards that may be played now, for the hand's state."""
+    return " ".join(c.code for c in hand if c.playable)
+
+
+@register.filter
 def hand_reasons(hand) -> str:
     """Why each card of a hand that may not be played now may not, as JSON for the hand's
     state: each reason once, with its cards' codes ({"You must follow spades.": "KH 9H"}).

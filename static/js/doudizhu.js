@@ -30,7 +30,7 @@
     afterBoard: flare,
     // While bidding the cards are only looked at.
     canTap: function (btn) {
-      if (btn.closest(".hand").dataset.bidding === "1") {
+      if (T.handState().bidding === "1") {
         btn.dataset.reason = T.page().dataset.reasonBidding;
         return false;
       }

@@ -24,6 +24,11 @@
   function board() { return document.getElementById("board"); }
   function page() { return document.querySelector(".table-page"); }
   function cards() { return Array.prototype.slice.call(document.querySelectorAll("#board .hand__card")); }
+  // The hand's state as the server sent it (#hand-state): myTurn, bidding, playable, …
+  function handState() {
+    var st = document.getElementById("hand-state");
+    return st ? st.dataset : {};
+  }
 
   function setSelected(btn, on) {
     btn.classList.toggle("is-selected", on);
@@ -182,7 +187,7 @@
       drag = null;
       var card = evt.target.closest && evt.target.closest("#board .combo-hand .hand__card");
       if (!card || evt.button > 0) return;
-      if (card.closest(".hand").dataset.myTurn !== "1" || own.canTap && own.canTap(card) === false) return;
+      if (handState().myTurn !== "1" || own.canTap && own.canTap(card) === false) return;
       drag = { on: !card.classList.contains("is-selected"), start: card, last: card, moved: false };
     });
     document.addEventListener("pointermove", function (evt) {
@@ -297,6 +302,7 @@
     board: board,
     page: page,
     cards: cards,
+    handState: handState,
     setSelected: setSelected,
     toast: toast,
     clearToast: clearToast,
@@ -306,7 +312,7 @@
   // A tap on a card: refused with its reason while it is not the player's turn (the card's
   // own reason, or the page's) or when the game says no; otherwise the game's tap.
   function tapCard(btn) {
-    var mine = btn.closest(".hand").dataset.myTurn === "1";
+    var mine = handState().myTurn === "1";
     if (!mine || call("canTap", btn) === false) {
       var b = board();
       toast(btn.dataset.reason || (b && b.dataset.waitReason) || page().dataset.reasonWait);
@@ -334,6 +340,9 @@
         var count = hf.querySelector("input[name=n]");
         if (count) count.value = String(hints.n);
         hf.requestSubmit();
+        // Sent (the socket reads the form as it submits): the form is as the server drew it
+        // again, since it stays on the page from frame to frame.
+        if (count) count.value = "0";
       }
       return;
     }
@@ -397,8 +406,7 @@
   // The hand's state (#hand-state, a region of its own): which cards may be played now, why
   // the others may not, whose turn. A turn that comes or goes sends that one element, not
   // the hand again; here it is set on the cards (classes, data-playable, data-reason, the
-  // words a screen reader adds) and on the hand (data-my-turn, data-bidding), before any
-  // other script looks at the new board.
+  // words a screen reader adds), before any other script looks at the new board.
   function applyHandState() {
     var st = document.getElementById("hand-state");
     var hand = st && document.querySelector("#board .hand");
@@ -413,8 +421,6 @@
         grouped[r].split(" ").forEach(function (code) { reasons[code] = r; });
       });
     } catch (e) { /* no reasons */ }
-    hand.dataset.myTurn = st.dataset.myTurn || "0";
-    if (st.dataset.bidding !== undefined) hand.dataset.bidding = st.dataset.bidding;
     hand.querySelectorAll(".hand__card").forEach(function (btn, i) {
       var code = btn.dataset.card;
       btn.style.setProperty("--i", i); // its place, for the deal's animation
