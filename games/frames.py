@@ -13,7 +13,10 @@ the regions whose HTML changed, each swapped by its id (the htmx ws extension sw
 top-level element of a message into the element with its id).
 Regions nest: a region whose own markup (its inner regions cut out) is the same apart from
 its opening tag sends only that tag and what changed inside it; an inner region that is gone
-(a card played from the hand) is deleted by its id (``hx-swap-oob="delete"``).
+(a card played from the hand) is deleted by its id (``hx-swap-oob="delete"``), and new ones
+(cards drawn) are inserted before the inner region that follows them
+(``hx-swap-oob="beforebegin:#X"``, in a wrapper of the element's kind whose children go in)
+or at the element's end (``beforeend``).
 Regions named in ``ALWAYS`` go with every patch: the page's own script writes into them too.
 A region whose element carries ``data-grows`` (a log) sends only its new children when it
 grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itself.
@@ -32,9 +35,12 @@ BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
 REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
 MARKER = re.compile(r"<!--/?region [\w-]+-->")
+OPENING_MARKER = re.compile(r"<!--region ([\w-]+)-->")
 ALWAYS = frozenset({"toast"})
 PATCH = '<template data-patch data-base="{base}">{root}</div>{tags}</template>'
 OPENING = re.compile(r"<([a-zA-Z][\w-]*)[^>]*>")
+# An element's closing tag and what may follow it in a skeleton: whitespace, cut regions.
+CLOSING = re.compile(r"</[a-zA-Z][\w-]*>(?:\s|<!--region [\w-]+-->)*")
 
 
 def lean(html: str) -> str:
@@ -80,14 +86,19 @@ class Frames:
         root, skeleton, regions = split(html)
         if not root:
             return shown(html)  # no board (a refusal's toast alone): nothing to remember
-        if skeleton == self.skeleton and self.version is not None:
+        moved = None
+        if self.version is not None and self.skeleton is not None:
+            # The board element stands for itself in its skeleton, to insert regions at its end.
+            board = root + skeleton.partition("<!--root-->")[2]
+            moved = _moves(self.skeleton, self.regions, skeleton, regions, board)
+        if moved is not None:
             tags: list[str] = []
-            changed: list[str] = []
+            changed = moved
             for name, part in regions.items():
                 old = self.regions.get(name)
                 if name in ALWAYS:
                     changed.append(part)
-                elif old != part:
+                elif old is not None and old != part:
                     _diff(old, part, tags, changed)
             message = PATCH.format(base=self.version, root=root, tags="".join(tags))
             message += "".join(changed)
@@ -102,24 +113,44 @@ def shown(html: str) -> str:
     return MARKER.sub("", html)
 
 
+def _moves(
+    own_old: str, inner_old: dict[str, str], own_new: str, inner_new: dict[str, str], element: str
+) -> list[str] | None:
+    """The deletions and insertions that turn the old regions inside an element into the new
+    ones, when the element's own markup (``own_*``, its regions cut out; ``element`` is
+    ``own_new`` with its opening tag) kept its shape apart from them; else None."""
+    gone = [name for name in inner_old if name not in inner_new]
+    added = [name for name in inner_new if name not in inner_old]
+    for name in gone:
+        own_old = own_old.replace(f"<!--region {name}-->", "", 1)
+    for name in added:
+        own_new = own_new.replace(f"<!--region {name}-->", "", 1)
+    if own_old != own_new:
+        return None
+    inserts = _insertions(element, inner_new, added) if added else []
+    if inserts is None:
+        return None
+    deletes = []
+    for name in gone:
+        tag = OPENING.match(inner_old[name])
+        kind = tag.group(1) if tag else "div"
+        deletes.append(f'<{kind} id="{name}" hx-swap-oob="delete"></{kind}>')
+    return deletes + inserts
+
+
 def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> None:
     """What a patch carries for a region that changed: opening tags (``tags``), and elements
-    to swap or delete (``changed``)."""
+    to swap, insert or delete (``changed``)."""
     if old is not None and REGION.search(old):
         own_old, inner_old = _cut(old)
         own_new, inner_new = _cut(new)
-        gone = [name for name in inner_old if name not in inner_new]
-        for name in gone:
-            own_old = own_old.replace(f"<!--region {name}-->", "", 1)
-        if inner_new.keys() <= inner_old.keys() and _body(own_old) == _body(own_new):
-            if own_old != own_new:
+        moved = _moves(_body(own_old), inner_old, _body(own_new), inner_new, own_new)
+        if moved is not None:
+            if _tag_alone(own_old) != _tag_alone(own_new):
                 tags.append(_tag_alone(own_new))
-            for name in gone:
-                tag = OPENING.match(inner_old[name])
-                kind = tag.group(1) if tag else "div"
-                changed.append(f'<{kind} id="{name}" hx-swap-oob="delete"></{kind}>')
+            changed.extend(moved)
             for name, part in inner_new.items():
-                if inner_old[name] != part:
+                if name in inner_old and inner_old[name] != part:
                     _diff(inner_old[name], part, tags, changed)
             return
     tag = _retagged(old, new)
@@ -127,6 +158,45 @@ def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> Non
         tags.append(tag)
     else:
         changed.append(_changed(old, new))
+
+
+def _insertions(own: str, inner: dict[str, str], added: list[str]) -> list[str] | None:
+    """The inner regions ``added`` to an element (its own markup ``own``, inner regions cut
+    out), each run of them inserted right before the inner region that follows it or at the
+    element's end; None when one sits anywhere else (next to text of the element's own)."""
+    opening = OPENING.match(own)
+    parent = re.search(r'\sid="([\w-]+)"', opening.group(0)) if opening else None
+    if parent is None:
+        return None
+    kind, ident, end = opening.group(1), parent.group(1), own.rfind("</")
+    if not CLOSING.fullmatch(own, end):
+        end = -1  # the element's end is not its last closing tag: only insert before others
+    new = set(added)
+    out: list[str] = []
+    run: list[str] = []
+    last = -1
+
+    def close_run(before: str | None) -> None:
+        swap = f"beforebegin:#{before}" if before else f"beforeend:#{ident}"
+        out.append(f'<{kind} id="{before or ident}" hx-swap-oob="{swap}">{"".join(run)}</{kind}>')
+        run.clear()
+
+    for marker in OPENING_MARKER.finditer(own):
+        name = marker.group(1)
+        if run and marker.start() != last:
+            if last != end:
+                return None  # something of the element's own after the new ones
+            close_run(None)
+        if name in new:
+            run.append(inner[name])
+            last = marker.end()
+        elif run:
+            close_run(name)
+    if run:
+        if last != end:
+            return None
+        close_run(None)
+    return out
 
 
 def _body(markup: str) -> str:

@@ -17,8 +17,10 @@ def board_html(page):
         """() => {
         const b = document.getElementById('board').cloneNode(true);
         b.querySelectorAll('#announce').forEach(e => e.remove());
-        // Attributes in one order: the page's script sets some of them in its own order.
+        // Attributes in one order: the page's script sets some of them in its own order. An empty
+        // inline style is no style (the browser driver leaves style="" on inputs it looked at).
         [b, ...b.querySelectorAll('*')].forEach((el) => {
+            if (el.getAttribute('style') === '') el.removeAttribute('style');
             const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
             attrs.forEach(([n]) => el.removeAttribute(n));
             attrs.forEach(([n, v]) => el.setAttribute(n, v));

@@ -111,6 +111,10 @@ class Page:
         if swap == "delete":
             return self.html.replace(old, "", 1)
         inner = part[part.index(">") + 1 : part.rindex("</")]
+        swap, _, target = swap.partition(":")
+        assert target in ("", f"#{ident}"), "a patch names its target by its id"
+        if swap == "beforebegin":
+            return self.html.replace(old, inner + old, 1)
         head_end, tail = old.index(">") + 1, old.rindex("</")
         grown = (
             old[:head_end] + inner + old[head_end:]
@@ -201,11 +205,53 @@ def test_regions_inside_a_region_travel_alone_and_a_lost_one_is_deleted():
     assert 'id="c-AS"' not in patch and '<button id="c-KH" hx-swap-oob="delete"></button>' in patch
     page.receive(patch)
     assert page.html == frames.shown(played)
-    drawn = board(4, "", ["AS", "2C", "3D"], "wait")  # a card came: the hand again
+    drawn = board(4, "", ["3D", "AS", "4H", "9S", "2C", "RJ"], "wait")  # cards came
     patch = sent.encode(drawn, 4)
-    assert '<div id="hand" style="--n: 3">' in patch.partition("</template>")[2]
+    head, _, body = patch.partition("</template>")
+    assert '<div id="hand" style="--n: 6"></div>' in head  # the hand's own tag, in place
+    assert body == (
+        '<div id="c-AS" hx-swap-oob="beforebegin:#c-AS"><button id="c-3D">3D</button></div>'
+        '<div id="c-2C" hx-swap-oob="beforebegin:#c-2C"><button id="c-4H">4H</button>'
+        '<button id="c-9S">9S</button></div>'
+        '<div id="hand" hx-swap-oob="beforeend:#hand"><button id="c-RJ">RJ</button></div>'
+    )
     page.receive(patch)
     assert page.html == frames.shown(drawn)
+    both = board(5, "", ["3D", "5C", "9S", "2C"], "wait")  # played and drawn in one frame
+    patch = sent.encode(both, 5)
+    assert 'id="c-AS"' in patch and "beforebegin:#c-9S" in patch
+    page.receive(patch)
+    assert page.html == frames.shown(both)
+
+
+def test_a_region_of_the_board_that_comes_and_goes_is_inserted_and_deleted():
+    def board(v, summary):
+        box = '<!--region summary--><div id="summary"><b>over</b></div><!--/region summary-->'
+        return (
+            f'<div id="board" data-version="{v}"><!--region a--><p id="a">{v}</p><!--/region a-->'
+            f"<p>skeleton</p>{box if summary else ''}</div>"
+            '<!--region toast--><div id="toast"></div><!--/region toast-->'
+        )
+
+    sent = frames.Frames()
+    page = Page(resync=lambda: pytest.fail("no resync needed"))
+    page.receive(sent.encode(board(1, False), 1))
+    over = sent.encode(board(2, True), 2)
+    assert '<div id="board" hx-swap-oob="beforeend:#board"><div id="summary">' in over
+    assert "skeleton" not in over
+    page.receive(over)
+    assert page.html == frames.shown(board(2, True))
+    again = sent.encode(board(3, False), 3)
+    assert '<div id="summary" hx-swap-oob="delete"></div>' in again and "skeleton" not in again
+    page.receive(again)
+    assert page.html == frames.shown(board(3, False))
+    # Anywhere but before another region or at the board's end: the whole board.
+    moved = (
+        board(4, True)
+        .replace("<p>skeleton</p>", "")
+        .replace("</div><!--region toast", "<p>skeleton</p></div><!--region toast")
+    )
+    assert sent.encode(moved, 4) == frames.shown(moved)
 
 
 @pytest.mark.parametrize(
