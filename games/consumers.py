@@ -91,6 +91,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.pending = False
         self.notified = -1  # the newest version a notice named
         self.reread = False
+        self.open_parts = frozenset()  # the parts of the board the page has open (a round's log)
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.send(text_data=self.render("live/_login_required.html"))
@@ -149,9 +150,21 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             if self.reads.take():
                 self.frames.reset()
                 frame = await database_call(views_live.snapshot)(
-                    self.code, self.scope["user"], self.language()
+                    self.code, self.scope["user"], self.language(), opened=self.open_parts
                 )
                 await self._send_frame(frame)
+            return
+        if data.get("action") == "open":
+            # The page opened (or closed) a part of the board that frames carry only while it
+            # is open: the board again with it (or without), as a patch. Rate-limited.
+            # Drawn through the path a notice takes, so it never overtakes a newer frame.
+            part = data.get("part")
+            if isinstance(part, str) and part in views_live.OPENABLE and self.reads.take():
+                want = data.get("open") in ("1", 1, True)
+                self.open_parts = self.open_parts | {part} if want else self.open_parts - {part}
+                await self.table_changed(
+                    {"type": "table.changed", "version": max(self.rendered, 0), "refresh": True}
+                )
             return
         if data.get("action") == "read":
             # A read request (what the selection is as a play): answered with one line, and
@@ -164,7 +177,13 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                     await self.send(text_data=html)
             return
         frame = await database_call(views_live.handle)(
-            self.code, self.scope["user"], self.language(), data, self.game, received
+            self.code,
+            self.scope["user"],
+            self.language(),
+            data,
+            self.game,
+            received,
+            opened=self.open_parts,
         )
         await self._send_frame(frame)
         metrics.action_latency(self.game, time.perf_counter() - received)
@@ -194,6 +213,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                     self.language(),
                     since=self.rendered,
                     committed=committed,
+                    opened=self.open_parts,
                 )
                 await self._send_frame(frame)
                 if not self.pending:

@@ -42,9 +42,15 @@ def _summary(table):
     return summarize(table, *services.presence_of(table))
 
 
-def board_context(table, user, selected=()) -> dict:
+# Parts of a board that a page loads only once its player opens them (a round's log): a
+# socket's frames carry them while they are open (the page says so, ``"open"`` frames).
+OPENABLE = frozenset({"log"})
+
+
+def board_context(table, user, selected=(), opened=frozenset()) -> dict:
     """One viewer's board: their seat's observation through the game's presenter (before a
-    shared table's match, its waiting room)."""
+    shared table's match, its waiting room), with the parts the page has open (``OPENABLE``;
+    a page's first render has none)."""
     seat = services.seat_of(table, user)
     summary = _summary(table)
     if not table.seed:  # waiting for people, or closed before its match began
@@ -53,6 +59,7 @@ def board_context(table, user, selected=()) -> dict:
     view = services.view_for(table, seat, state)
     gspec = table_game(table.game)
     context = gspec.present(summary, view, seat, selected)
+    context["opened"] = opened
     context["waiting"] = False
     context["multi_card"] = gspec.reads_selections
     over = gspec.engine.hand_over(state)
@@ -147,8 +154,10 @@ def waiting_context(table, summary, seat, user) -> dict:
     }
 
 
-def _board(table, user, selected=(), toast: str = "", hint: dict | None = None) -> tuple[str, int]:
-    context = board_context(table, user, selected)
+def _board(
+    table, user, selected=(), toast: str = "", hint: dict | None = None, opened=frozenset()
+) -> tuple[str, int]:
+    context = board_context(table, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
@@ -184,12 +193,20 @@ def opening(code, user, language: str) -> Opening | None:
 
 
 def snapshot(
-    code, user, language: str, since: int = -1, selected=(), toast: str = "", committed=None
+    code,
+    user,
+    language: str,
+    since: int = -1,
+    selected=(),
+    toast: str = "",
+    committed=None,
+    opened=frozenset(),
 ):
     """A viewer's board, or "" when it has seen this version already (``since``), or None.
 
     ``committed``: the version a notice named, when the table as committed at that version
-    serves (``services.committed_table``) instead of a read."""
+    serves (``services.committed_table``) instead of a read. ``opened``: the parts of the
+    board the page has open (``OPENABLE``)."""
     with translation.override(language):
         try:
             table = services.committed_table(code, committed)
@@ -199,7 +216,7 @@ def snapshot(
             return "", table.version
         if not may_watch(table, user):
             return None
-        return _board(table, user, selected=selected, toast=toast)
+        return _board(table, user, selected=selected, toast=toast, opened=opened)
 
 
 def read(code, user, language: str, data: dict) -> str:
@@ -322,19 +339,28 @@ class _Outcome:
     table: object = None  # the table as answered, for the seat
 
 
-def handle(code, user, language: str, data: dict, game: str | None = None, received=None):
+def handle(
+    code,
+    user,
+    language: str,
+    data: dict,
+    game: str | None = None,
+    received=None,
+    opened=frozenset(),
+):
     """One frame from the browser: a move of the game, or one of the table's own commands.
 
     ``game``: the table's game when the caller knows it (a socket learns it once, at
     connect), which saves reading it for every move. ``received``: when the frame arrived
-    (``time.perf_counter()``), for the log line's duration; now, if not given.
+    (``time.perf_counter()``), for the log line's duration; now, if not given. ``opened``:
+    the parts of the board the page has open (``OPENABLE``).
 
     A refusal is counted (``games.metrics``); every frame is logged in one line on
     ``games.actions`` at INFO.
     """
     received = time.perf_counter() if received is None else received
     done = _Outcome(game)
-    frame = _handle(code, user, language, data, done)
+    frame = _handle(code, user, language, data, done, opened)
     if done.outcome != "applied":
         metrics.refused(done.game, done.outcome)
     if actions_log.isEnabledFor(logging.INFO):
@@ -368,7 +394,7 @@ def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) 
     )
 
 
-def _handle(code, user, language: str, data: dict, done: _Outcome):
+def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozenset()):
     game = done.game
     with translation.override(language):
         kind = data.get("action")
@@ -393,7 +419,7 @@ def _handle(code, user, language: str, data: dict, done: _Outcome):
                 if hint is None:
                     raise services.Refused("not_your_turn")
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
-                return _board(table, user, selected=selected, hint=hint)
+                return _board(table, user, selected=selected, hint=hint, opened=opened)
             else:
                 action = _action_from_frame(code, data, game)
                 if action is None:
@@ -403,7 +429,7 @@ def _handle(code, user, language: str, data: dict, done: _Outcome):
                 # The table as the move left it (seats already loaded): render it as it is.
                 table = done.table = services.submit_action(code, user, action, version)
                 done.game = table.game
-                return _board(table, user)
+                return _board(table, user, opened=opened)
         except services.Refused as e:
             done.outcome = e.code
             if e.code == "no_such_table":
@@ -412,10 +438,10 @@ def _handle(code, user, language: str, data: dict, done: _Outcome):
             done.game = table.game
             # The board comes with the refusal, so a stale page catches up at once.
             toast = messages.refusal(e.code, e.params, table.game)
-            return _board(table, user, toast=toast)
+            return _board(table, user, toast=toast, opened=opened)
         table = done.table = services.get_table(code)
         done.game = table.game
-        return _board(table, user)
+        return _board(table, user, opened=opened)
 
 
 def _move_kind(action: dict) -> str:

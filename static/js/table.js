@@ -443,7 +443,21 @@
   document.addEventListener("toggle", function (evt) {
     var d = evt.target;
     if (d.tagName === "DETAILS" && d.id && d.closest("#board")) opened[d.id] = d.open;
+    if (d.tagName === "DETAILS" && d.dataset.opens) sendOpen(d);
   }, true);
+
+  // A part the socket sends only while it is open (data-opens: a round's log): the page says
+  // when it opens or closes, and again on a new socket (a reconnect starts without it).
+  function sendOpen(d) {
+    var form = document.getElementById("open-form");
+    if (!form) return;
+    form.elements.part.value = d.dataset.opens;
+    form.elements.open.value = d.open ? "1" : "0";
+    form.requestSubmit();
+  }
+  document.addEventListener("htmx:wsOpen", function () {
+    document.querySelectorAll("#board details[data-opens][open]").forEach(sendOpen);
+  });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     Object.keys(opened).forEach(function (id) {

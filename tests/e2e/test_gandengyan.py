@@ -190,7 +190,16 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     expect(page.get_by_test_id("joker-tag").first).to_have_text("as 9")
     page.screenshot(path=shots("joker-tag"), full_page=True)
 
+    # The round's log comes when it is opened, and grows live while it is.
+    log = page.locator("#round-log")
+    expect(log).to_contain_text("Loading")
+    page.get_by_test_id("round-log").locator("summary").click()
+    expect(log).not_to_contain_text("Loading")
+    rows = log.locator(".round-log__row").count()
+
     play_round(page, shots)
+    expect(log.locator(".round-log__row")).not_to_have_count(rows)
+    assert log.locator(".round-log__row").count() > rows
     expect(page.get_by_test_id("sum")).to_have_text("0")
     page.screenshot(path=shots("settlement"), full_page=True)
     page.get_by_test_id("next-hand").click()
@@ -204,6 +213,7 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     page.reload()
     expect(page.locator("#board")).to_have_attribute("data-version", before["version"])
     assert board_state(page) == before
+    expect(log).to_contain_text("Loading")  # closed after a reload: not sent
 
     # Leave, and come back from My matches.
     page.get_by_test_id("leave").click()
@@ -226,7 +236,16 @@ def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
 
     start(page, site_url, lang="de", draw="winner", shot=shots("setup"))
     expect(page.locator(".gdy-info")).to_contain_text("Gewinner zieht")
+    # The round's log comes when it is opened, and grows live while it is.
+    log = page.locator("#round-log")
+    expect(log).to_contain_text("Loading")
+    page.get_by_test_id("round-log").locator("summary").click()
+    expect(log).not_to_contain_text("Loading")
+    rows = log.locator(".round-log__row").count()
+
     play_round(page, shots)
+    expect(log.locator(".round-log__row")).not_to_have_count(rows)
+    assert log.locator(".round-log__row").count() > rows
     expect(page.get_by_test_id("sum")).to_have_text("0")
     page.screenshot(path=shots("settlement"), full_page=True)
     page.get_by_test_id("next-hand").click()

@@ -339,3 +339,30 @@ def test_a_frame_after_a_commit_renders_the_table_as_committed(django_assert_num
     with django_assert_num_queries(2):  # the table, its seats
         older = services.committed_table(table.code, fresh.version - 1)
     assert older.version == fresh.version
+
+
+@sync_to_async
+def make_gdy_table(user):
+    return services.create_table(user, "gandengyan", "easy")
+
+
+async def test_the_round_log_travels_only_while_the_page_has_it_open():
+    user = await make_user("logreader")
+    table = await make_gdy_table(user)
+    comm = await connect(user, table)
+    first = await comm.receive_from(timeout=10)
+    assert 'id="round-log"' in first and "round-log__row" not in first
+    assert "Loading…" in first
+    # A part the board does not open, or a malformed request: nothing at all.
+    await comm.send_json_to({"action": "open", "part": "hands", "open": "1"})
+    await comm.send_json_to({"action": "open", "part": ["log"], "open": "1"})
+    assert await comm.receive_nothing(timeout=0.3)
+    await comm.send_json_to({"action": "open", "part": "log", "open": "1"})
+    opened = await until(comm, lambda html: 'id="round-log"' in html)
+    assert "Loading…" not in opened
+    log = re.search(r'<ol class="round-log" id="round-log"[^>]*>(.*?)</ol>', opened, re.S).group(1)
+    assert "round-log__row" in log or "Nothing played yet." in log
+    await comm.send_json_to({"action": "open", "part": "log", "open": "0"})
+    closed = await until(comm, lambda html: 'id="round-log"' in html)
+    assert "Loading…" in closed and "round-log__row" not in closed
+    await comm.disconnect()

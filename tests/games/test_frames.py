@@ -298,18 +298,20 @@ def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
     table.save(update_fields=["spectators"])
     code = str(table.code)
     pages = []
-    for user, _ in viewers:
+    for user, kind in viewers:
+        # A page with every part that opens (a round's log) open gets those parts too.
+        opened = views_live.OPENABLE if kind == "open" else frozenset()
         sent = frames.Frames()
 
-        def resync(user=user, sent=sent):
+        def resync(user=user, sent=sent, opened=opened):
             sent.reset()
-            html, version = views_live.snapshot(code, user, "en")
+            html, version = views_live.snapshot(code, user, "en", opened=opened)
             return sent.encode(html, version)
 
         page = Page(resync)
-        html, version = views_live.snapshot(code, user, "en")
+        html, version = views_live.snapshot(code, user, "en", opened=opened)
         page.receive(sent.encode(html, version))
-        pages.append((user, sent, page))
+        pages.append((user, sent, page, opened))
     patches = 0
     for _ in range(steps):
         moved = services.play_due_bot_move(code, force=True)
@@ -320,15 +322,15 @@ def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
                 break
             move["version"] = str(load.board_version(html))
             views_live.handle(code, owner, "en", move, game)
-        for user, sent, page in pages:
-            html, version = views_live.snapshot(code, user, "en")
+        for user, sent, page, opened in pages:
+            html, version = views_live.snapshot(code, user, "en", opened=opened)
             message = sent.encode(html, version)
             patches += message.startswith("<template data-patch")
             if rng.random() < drop:
                 continue  # this page missed the frame
             page.receive(message)
             assert page.html == frames.shown(html), f"{game}: the page differs from a fresh render"
-    return patches, sum(p.resyncs for _u, _s, p in pages)
+    return patches, sum(p.resyncs for _u, _s, p, _o in pages)
 
 
 @pytest.mark.django_db
@@ -337,7 +339,8 @@ def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settin
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
     watcher = User.objects.create_user("frames-watcher")
-    patches, resyncs = _play(game, [(player, "seat"), (watcher, "watch")], seed=7, drop=0.0)
+    viewers = [(player, "seat"), (player, "open"), (watcher, "watch")]
+    patches, resyncs = _play(game, viewers, seed=7, drop=0.0)
     assert patches > 20  # most frames were patches
     assert resyncs == 0
 
@@ -347,5 +350,5 @@ def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settin
 def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(game, settings):
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
-    patches, resyncs = _play(game, [(player, "seat")], seed=11, drop=0.2)
+    patches, resyncs = _play(game, [(player, "seat"), (player, "open")], seed=11, drop=0.2)
     assert resyncs > 0
