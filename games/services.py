@@ -93,7 +93,9 @@ COMMITTED_KEPT = 512
 
 
 def _remember_committed(table: Table) -> None:
-    kept = copy.deepcopy(table)
+    # The state is shared, not copied: every write assigns a new one (engine.to_json) and
+    # nothing changes one in place; the rest of the table (seats included) is copied.
+    kept = copy.deepcopy(table, memo={id(table.state): table.state})
     code = str(table.code)
     with _COMMITTED_LOCK:
         _COMMITTED[code] = kept
