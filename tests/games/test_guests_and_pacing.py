@@ -1,4 +1,5 @@
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -7,7 +8,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from cardsite.accounts.models import profile_for
-from games import services
+from games import services, views_live
 from games.engine import get_game
 from games.models import Table
 
@@ -94,9 +95,14 @@ def test_bots_are_paced_and_fast_forward_skips_the_pauses(settings, django_user_
             table.code, owner, rng.choice(GAME.legal_actions(state, 0)), table.version
         )
     assert table.bot_due_at > timezone.now() + timedelta(seconds=0.3)  # a pause a person can follow
+    fast = re.compile(r'<span class="slot" id="fast"( hidden)?>')
+    html, _v = views_live.snapshot(table.code, owner, "en")
+    assert fast.search(html).group(1) is None  # the button shows while the bots move
     services.fast_forward(table.code, owner)
     table.refresh_from_db()
     assert table.hurry and table.bot_due_at <= timezone.now()
     services.run_bots(table.code)
     table.refresh_from_db()
     assert not table.hurry  # back to the player: pacing resumes
+    html, _v = views_live.snapshot(table.code, owner, "en")
+    assert fast.search(html).group(1) == " hidden"  # and the button is hidden again
