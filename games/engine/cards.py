@@ -13,6 +13,7 @@ JOKERS = ("BJ", "RJ")
 
 STANDARD_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 FULL_DECK: tuple[str, ...] = STANDARD_DECK + JOKERS
+CARD_CODES = frozenset(FULL_DECK)  # every card code: ``is_card`` for many cards at once
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 

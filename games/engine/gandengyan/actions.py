@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.base import Combo, IllegalAction, register_messages
-from games.engine.cards import is_card
+from games.engine.cards import CARD_CODES
 from games.engine.gandengyan.combos import combo_of
 
 # The game's own codes, with the params each one carries.
@@ -37,6 +37,7 @@ MESSAGES = {
     "does_not_beat": "That does not beat the {kind} on the table.",
 }
 CODES = tuple(MESSAGES)
+PLAY_KEYS = frozenset({"type", "cards", "combo"})
 
 register_messages(MESSAGES)
 
@@ -47,13 +48,18 @@ def parse(action: Any) -> tuple[str, list[str], Combo | None]:
         raise IllegalAction("malformed", {})
     kind = action.get("type")
     if kind == "pass":
-        if set(action) != {"type"}:
+        if len(action) != 1:
             raise IllegalAction("malformed", {})
         return "pass", [], None
-    if kind != "play" or not set(action) <= {"type", "cards", "combo"}:
+    if kind != "play" or not action.keys() <= PLAY_KEYS:
         raise IllegalAction("malformed", {})
     cards = action.get("cards")
-    if not isinstance(cards, list) or not cards or not all(is_card(c) for c in cards):
+    if (
+        not isinstance(cards, list)
+        or not cards
+        or not all(type(c) is str for c in cards)
+        or not CARD_CODES.issuperset(cards)
+    ):
         raise IllegalAction("malformed", {})
     if len(set(cards)) != len(cards):
         raise IllegalAction("malformed", {})

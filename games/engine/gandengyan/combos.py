@@ -42,15 +42,22 @@ def card_order(card: str) -> tuple[int, str]:
     return (INDEX[card[0]], card[1])
 
 
+# Each card's rank index (the jokers have none).
+RANK_INDEX = {r + s: i for i, r in enumerate(ORDER) for s in "SHDC"}
+
+
 def counts_of(cards: Iterable[str]) -> tuple[list[int], int]:
     """The 13 rank counts and the number of jokers of a selection."""
     counts = [0] * 13
     jokers = 0
     for card in cards:
-        if card in JOKERS:
+        i = RANK_INDEX.get(card)
+        if i is not None:
+            counts[i] += 1
+        elif card in JOKERS:
             jokers += 1
         else:
-            counts[INDEX[card[0]]] += 1
+            raise KeyError(card)
     return counts, jokers
 
 
@@ -197,6 +204,8 @@ def _pairs(
 
 
 def _bombs(counts: list[int], jokers: int) -> Iterator[Play]:
+    if max(counts) + jokers < 3:
+        return  # the usual case: nothing to bomb with
     for r in range(13):
         c = counts[r]
         if not c:

@@ -96,7 +96,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             if play[0] is not last:
                 last = play[0]
                 shape = last.to_dict()
-            out.append({"type": "play", "cards": select(play), "combo": dict(shape)})
+            out.append({"type": "play", "cards": select(play), "combo": shape.copy()})
     if state.turn == seat and state.table is not None:
         out.append({"type": "pass"})
     return out
