@@ -1,4 +1,5 @@
-"""Gong Zhu's bench plug-in: named positions for timing ``legal_actions`` (harness.py)."""
+"""Gong Zhu's bench plug-in (harness.py): named positions for timing ``legal_actions``, and
+the benchmark-only ``sampler`` that botmatch may name besides the levels."""
 
 from __future__ import annotations
 
@@ -47,6 +48,13 @@ def legal_scenarios(rng: random.Random, count: int) -> dict[str, list]:
 def bot_options(level: str) -> dict:
     # Hard's default budget (samples per decision) lives in the bot; --budget overrides it.
     return {}
+
+
+def players() -> dict:
+    """Benchmark-only players: ``sampler``, the determinized sampler (games/bots/gongzhu_sampler.py)."""
+    from games.bots.gongzhu_sampler import SamplerBot
+
+    return {"sampler": SamplerBot}
 
 
 def load_move(html: str, rng: random.Random) -> dict | None:

@@ -10,13 +10,27 @@ module ``games/bench/<game>.py`` defining any of:
 - ``bot_options(level) -> dict``: keyword options for ``get_bot`` (e.g. a search budget).
   ``botmatch --budget B`` adds ``budget=B`` to the options of the ``hard`` level only.
 - ``compare(name, args) -> None``: run by ``enginebench <game> --compare <name>``.
+- ``players() -> {name: factory}``: benchmark-only players that botmatch may name besides
+  ``random`` and the levels (``factory(**options)`` returns a bot); ``get_bot`` never
+  reaches them, so no player can choose them at a table.
+
+A player is named by a spec ``name[:key=value,...]``: the options after the colon go to the
+bot as keyword arguments (``hard:exposures=false``, ``sampler:samples=40``; a value reads as
+an integer, a number, ``true``/``false`` or else a string).
 
 botmatch plays bot-only hands: each deal is the first hand of ``new_match(seed=deal_seed,
-seats=K)``, played K times with the hero in every seat and the villain level in the others.
-A deal's value is the hero's hand score minus the villains' mean, averaged over its K
-seatings; the summary is the mean over deals with a 95% interval (normal approximation).
-Per-deal records are appended to a JSON-lines results file as they finish, so a run that is
-interrupted continues where it stopped; deals run in ``jobs`` worker processes.
+seats=K)``, played once per seating of its layout:
+
+- ``rotate`` (the default): K times, the hero in each seat and the villain in the others;
+  a hand's value is the hero's hand score minus the villains' mean.
+- ``pairs`` (an even K): twice, the hero in the even seats and the villain in the odd ones,
+  then the other way round; a hand's value is the hero seats' scores added minus the villain
+  seats' scores added (for four seats: the hero's pair minus the villain's pair).
+
+A deal's value is the mean over its hands; the summary is the mean over deals with a 95%
+interval (normal approximation). Per-deal records are appended to a JSON-lines results file
+as they finish, so a run that is interrupted continues where it stopped; deals run in
+``jobs`` worker processes.
 """
 
 from __future__ import annotations
@@ -33,7 +47,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.bots import get_bot
+from games.bots import LEVELS, get_bot
 from games.engine import get_game
 
 
@@ -48,11 +62,57 @@ def plugin(game_name: str):
 
 
 def bot_options(game_name: str, level: str, budget: int | None = None) -> dict:
+    """The keyword options of a player (a level or a spec naming one) before its spec's own."""
+    level, _ = split_spec(level)
     module = plugin(game_name)
     options = dict(module.bot_options(level)) if module and hasattr(module, "bot_options") else {}
     if budget is not None and level == "hard":
         options["budget"] = budget
     return options
+
+
+def split_spec(spec: str) -> tuple[str, dict]:
+    """``"hard:exposures=false,samples=40"`` -> ``("hard", {"exposures": False, "samples": 40})``."""
+    name, _, rest = spec.partition(":")
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"a player option is key=value, not {item!r}")
+        options[key.strip()] = _option_value(value.strip())
+    return name, options
+
+
+def _option_value(text: str):
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def extra_players(game_name: str) -> dict:
+    """The game's benchmark-only players, by name (its plug-in's ``players()``)."""
+    module = plugin(game_name)
+    return dict(module.players()) if module and hasattr(module, "players") else {}
+
+
+def player_names(game_name: str) -> tuple[str, ...]:
+    """Every name a botmatch player spec may start with for this game."""
+    return ("random", *LEVELS, *extra_players(game_name))
+
+
+def make_bot(game_name: str, spec: str, options: dict | None = None):
+    """The bot a spec names, with ``options`` and then the spec's own options."""
+    name, own = split_spec(spec)
+    options = {**(options or {}), **own}
+    extra = extra_players(game_name)
+    if name in extra:
+        return extra[name](**options)
+    return get_bot(game_name, name, **options)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -72,56 +132,85 @@ class MatchConfig:
     seed: int
     hero_options: dict = field(default_factory=dict)
     villain_options: dict = field(default_factory=dict)
+    layout: str = "rotate"
 
     def key(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        fields = asdict(self)
+        if fields["layout"] == "rotate":
+            del fields["layout"]  # the keys of runs from before there were layouts
+        return json.dumps(fields, sort_keys=True)
+
+
+LAYOUTS = ("rotate", "pairs")
+
+
+def seatings(layout: str, seats: int) -> list[tuple[int, ...]]:
+    """The hero's seats in each hand of a deal (the villain has the others)."""
+    if layout == "rotate":
+        return [(seat,) for seat in range(seats)]
+    if layout == "pairs":
+        if seats % 2:
+            raise ValueError(f"the pairs layout needs an even number of seats, not {seats}")
+        return [tuple(range(0, seats, 2)), tuple(range(1, seats, 2))]
+    raise ValueError(f"unknown layout {layout!r}")
 
 
 _BOTS: dict[tuple[str, str, str], Any] = {}
 
 
-def _bot(game_name: str, level: str, options: dict):
-    key = (game_name, level, json.dumps(options, sort_keys=True))
+def _bot(game_name: str, spec: str, options: dict):
+    key = (game_name, spec, json.dumps(options, sort_keys=True))
     if key not in _BOTS:
-        _BOTS[key] = get_bot(game_name, level, **options)
+        _BOTS[key] = make_bot(game_name, spec, options)
     return _BOTS[key]
 
 
 def play_deal(config: MatchConfig, deal: int) -> dict:
-    """One deal played once per hero seat; the record that goes into the results file."""
+    """One deal played once per seating of the layout; the record that goes into the results
+    file, with the decision times of the hero and of the villain."""
     game = get_game(config.game)
     hero = _bot(config.game, config.hero, config.hero_options)
     villain = _bot(config.game, config.villain, config.villain_options)
     seed = deal_seed(config.seed, deal)
-    diffs, times, cpu = [], [], []
-    for hero_seat in range(config.seats):
-        rng = random.Random(f"{seed}:{hero_seat}")
+    diffs = []
+    clocks: dict[str, tuple[list, list]] = {"hero": ([], []), "villain": ([], [])}
+    for hero_seats in seatings(config.layout, config.seats):
+        # The rotate layout's seed of a hand, as before there were layouts.
+        rng = random.Random(f"{seed}:{':'.join(map(str, hero_seats))}")
         state = game.new_match(seed=seed, seats=config.seats)
         while not game.hand_over(state):
             movers = game.to_move(state)
             for seat in movers:
                 legal = game.legal_actions(state, seat)
                 observation = game.observation(state, seat)
-                if seat == hero_seat:
-                    start, start_cpu = time.perf_counter(), time.process_time()
-                    action = hero.act(observation, legal, rng)
-                    times.append(time.perf_counter() - start)
-                    cpu.append(time.process_time() - start_cpu)
-                else:
-                    action = villain.act(observation, legal, rng)
+                role = "hero" if seat in hero_seats else "villain"
+                bot = hero if role == "hero" else villain
+                start, start_cpu = time.perf_counter(), time.process_time()
+                action = bot.act(observation, legal, rng)
+                clocks[role][0].append(time.perf_counter() - start)
+                clocks[role][1].append(time.process_time() - start_cpu)
                 state = game.apply(state, seat, action)
         scores = game.hand_result(state)["scores"]
-        others = [s for i, s in enumerate(scores) if i != hero_seat]
-        diffs.append(scores[hero_seat] - sum(others) / len(others))
+        mine = [s for i, s in enumerate(scores) if i in hero_seats]
+        others = [s for i, s in enumerate(scores) if i not in hero_seats]
+        # The hero seats' scores added, less as many of the villains' mean score.
+        diffs.append(sum(mine) - len(mine) * sum(others) / len(others))
+    (times, cpu), (villain_times, villain_cpu) = clocks["hero"], clocks["villain"]
     return {
         "run": config.key(),
         "deal": deal,
         "seed": seed,
         "diffs": diffs,
-        "times_ms": [round(t * 1000, 3) for t in times],
+        "times_ms": _ms(times),
         # CPU time of the same decisions: what a decision costs on a machine shared with others.
-        "cpu_ms": [round(t * 1000, 3) for t in cpu],
+        "cpu_ms": _ms(cpu),
+        "villain_ms": _ms(villain_times),
+        "villain_cpu_ms": _ms(villain_cpu),
     }
+
+
+def _ms(seconds: list[float]) -> list[float]:
+    return [round(t * 1000, 3) for t in seconds]
 
 
 def _play_task(args: tuple[MatchConfig, int]) -> dict:
@@ -204,39 +293,72 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summarize(records: list[dict]) -> dict:
-    """Hero minus villains per hand, with a 95% interval over deals; hero decision times."""
+    """Hero minus villains per hand, with a 95% interval over deals; decision times."""
     per_deal = [sum(r["diffs"]) / len(r["diffs"]) for r in records]
     n = len(per_deal)
     mean = statistics.fmean(per_deal) if per_deal else math.nan
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else math.nan
-    times = [t for r in records for t in r["times_ms"]]
-    cpu = [t for r in records for t in r.get("cpu_ms", ())]
-    return {
+    summary = {
         "deals": n,
         "hands": sum(len(r["diffs"]) for r in records),
         "mean": mean,
         "low": mean - half,
         "high": mean + half,
-        "decisions": len(times),
-        "median_ms": percentile(times, 50),
-        "p95_ms": percentile(times, 95),
-        "cpu_median_ms": percentile(cpu, 50),
-        "cpu_p95_ms": percentile(cpu, 95),
     }
+    for prefix, wall, cpu in (
+        ("", "times_ms", "cpu_ms"),
+        ("villain_", "villain_ms", "villain_cpu_ms"),
+    ):
+        times = [t for r in records for t in r.get(wall, ())]
+        cpus = [t for r in records for t in r.get(cpu, ())]
+        summary.update(
+            {
+                f"{prefix}decisions": len(times),
+                f"{prefix}median_ms": percentile(times, 50),
+                f"{prefix}p95_ms": percentile(times, 95),
+                f"{prefix}cpu_median_ms": percentile(cpus, 50),
+                f"{prefix}cpu_p95_ms": percentile(cpus, 95),
+            }
+        )
+    return summary
 
 
 def format_summary(config: MatchConfig, summary: dict) -> str:
+    if config.layout == "pairs":
+        hero_seats, villain_seats = seatings(config.layout, config.seats)
+        head = (
+            f"botmatch {config.game}: hero {config.hero} in seats {_seats(hero_seats)}, "
+            f"villain {config.villain} in seats {_seats(villain_seats)}, then swapped, "
+            f"{summary['deals']} deals x 2 = {summary['hands']} hands (seed {config.seed})"
+        )
+        value = "hero pair - villain pair (each pair's scores added)"
+    else:
+        head = (
+            f"botmatch {config.game}: hero {config.hero} vs villain {config.villain}, "
+            f"{summary['deals']} deals x {config.seats} seats = {summary['hands']} hands "
+            f"(seed {config.seed})"
+        )
+        value = "hero - villains"
     lines = [
-        f"botmatch {config.game}: hero {config.hero} vs villain {config.villain}, "
-        f"{summary['deals']} deals x {config.seats} seats = {summary['hands']} hands "
-        f"(seed {config.seed})",
-        f"hero - villains: {summary['mean']:+.1f} points per hand, "
+        head,
+        f"{value}: {summary['mean']:+.1f} points per hand, "
         f"95% interval [{summary['low']:+.1f}, {summary['high']:+.1f}]",
-        f"hero decision time: median {summary['median_ms']:.2f} ms, "
-        f"p95 {summary['p95_ms']:.2f} ms ({summary['decisions']} decisions; "
-        f"CPU time median {summary['cpu_median_ms']:.2f} ms, p95 {summary['cpu_p95_ms']:.2f} ms)",
     ]
+    for role, prefix in (("hero", ""), ("villain", "villain_")):
+        if summary[f"{prefix}decisions"]:
+            lines.append(
+                f"{role} decision time: median {summary[f'{prefix}median_ms']:.2f} ms, "
+                f"p95 {summary[f'{prefix}p95_ms']:.2f} ms ({summary[f'{prefix}decisions']} "
+                f"decisions; CPU time median {summary[f'{prefix}cpu_median_ms']:.2f} ms, "
+                f"p95 {summary[f'{prefix}cpu_p95_ms']:.2f} ms)"
+            )
     return "\n".join(lines)
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    return (
+        ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}" if len(seats) > 1 else str(seats[0])
+    )
 
 
 # --- enginebench ------------------------------------------------------------------------

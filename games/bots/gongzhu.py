@@ -94,6 +94,11 @@ def _pick_exposure(legal: list[dict], cards: list[str]) -> dict:
     return legal[0]
 
 
+def expose_nothing(legal: list[dict]) -> dict:
+    """The exposure phase's empty choice (always legal)."""
+    return _pick_exposure(legal, [])
+
+
 # --- Easy -------------------------------------------------------------------------------
 
 

@@ -5,14 +5,15 @@ consistent with what its seat has seen (the cards played, the voids shown, the e
 still held, the hand sizes), plays every candidate card out to the end of the hand in each
 deal with a quick club-player policy for all four seats, and keeps the card with the best
 mean of (own hand score − the others' mean). The budget is a count of deals, not a clock, so
-the same ``rng`` gives the same move on any machine. Exposure is Normal's choice.
+the same ``rng`` gives the same move on any machine. Exposure is Normal's choice, or none
+with ``exposures=False`` (a benchmark variant: ``botmatch --hero hard:exposures=false``).
 """
 
 from __future__ import annotations
 
 import random
 
-from games.bots.gongzhu import RANK, View, hint
+from games.bots.gongzhu import RANK, View, expose_nothing, hint
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
 
 SEATS = 4
@@ -189,11 +190,20 @@ _RANKS_BETWEEN = {
 class HardBot:
     """Flat Monte Carlo over determinized deals; ``samples`` deals per decision."""
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: int | None = None, **options):
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        budget: int | None = None,
+        exposures: bool = True,
+        **options,
+    ):
         # ``budget`` is the bench harness's generic name for the same count.
         self.samples = max(1, int(budget if budget is not None else samples))
+        self.exposures = bool(exposures)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if not self.exposures and legal_actions[0]["type"] == "expose":
+            return expose_nothing(legal_actions)
         options = self.shortlist(observation, legal_actions)
         if options is None:
             return hint(observation, legal_actions)

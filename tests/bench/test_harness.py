@@ -97,3 +97,75 @@ def test_unknown_games_are_refused():
         run_command("enginebench", "skat")
     with pytest.raises(CommandError):
         run_command("enginebench", "gongzhu", compare="rlcard")
+
+
+def test_player_specs_carry_keyword_options():
+    assert harness.split_spec("hard") == ("hard", {})
+    assert harness.split_spec("hard:exposures=false,samples=40,x=0.5,y=on") == (
+        "hard",
+        {"exposures": False, "samples": 40, "x": 0.5, "y": "on"},
+    )
+    with pytest.raises(ValueError):
+        harness.split_spec("hard:noexpose")
+    # The budget goes to Hard whatever options its spec adds; the spec's own come last.
+    assert harness.bot_options("gongzhu", "hard:exposures=false", 7) == {"budget": 7}
+    assert harness.make_bot("gongzhu", "hard:samples=3", {"samples": 9}).samples == 3
+    assert "sampler" in harness.player_names("gongzhu")
+    assert "sampler" not in harness.player_names("doudizhu")
+
+
+def test_a_run_of_the_rotate_layout_keeps_its_key():
+    # Results files written before there were layouts resume as they are.
+    config = harness.MatchConfig("gongzhu", "normal", "easy", 4, 1)
+    assert "layout" not in json.loads(config.key())
+    pairs = harness.MatchConfig("gongzhu", "normal", "easy", 4, 1, layout="pairs")
+    assert json.loads(pairs.key())["layout"] == "pairs"
+    assert harness.seatings("rotate", 4) == [(0,), (1,), (2,), (3,)]
+    assert harness.seatings("pairs", 4) == [(0, 2), (1, 3)]
+    with pytest.raises(ValueError):
+        harness.seatings("pairs", 3)
+
+
+def test_the_pairs_layout_swaps_the_pairs_and_scores_pair_against_pair():
+    # Normal against itself plays both seatings alike: the second hand is the first negated.
+    config = harness.MatchConfig("gongzhu", "normal", "normal", 4, 5, layout="pairs")
+    for record in harness.run_match(config, 3):
+        first, second = record["diffs"]
+        assert first == -second
+        assert len(record["times_ms"]) == len(record["villain_ms"]) == 2 * 2 * 14
+
+
+def test_botmatch_pairs_layout_with_the_sampler_resumes_from_its_results_file(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    spec = {"hero": "hard", "villain": "sampler:samples=1", "layout": "pairs", "budget": 2}
+    run_command("botmatch", "gongzhu", hands=1, results=str(path), **spec)
+    [first] = [json.loads(line) for line in path.read_text().splitlines()]
+    assert first["deal"] == 0 and len(first["diffs"]) == 2
+    assert json.loads(first["run"])["villain"] == "sampler:samples=1"
+    text = run_command("botmatch", "gongzhu", hands=2, results=str(path), **spec)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["deal"] for r in records] == [0, 1] and records[0] == first
+    assert "hero hard in seats 0 and 2, villain sampler:samples=1 in seats 1 and 3" in text
+    assert "2 deals x 2 = 4 hands" in text
+    assert re.search(r"hero pair - villain pair .*: [+-]\d+\.\d points per hand, 95% inter", text)
+    assert re.search(r"villain decision time: median \d+\.\d+ ms", text)
+
+
+def test_the_strength_ladder_leaves_out_other_layouts(tmp_path):
+    from games.management.commands.strength import rows_from
+
+    path = tmp_path / "mixed.jsonl"
+    for layout in ("rotate", "pairs"):
+        config = harness.MatchConfig("gongzhu", "normal", "easy", 4, 2, layout=layout)
+        harness.run_match(config, 2, results=str(path))
+    [row] = rows_from([str(path)])
+    assert (row["hero"], row["deals"], row["hands"]) == ("normal", 2, 8)
+
+
+def test_unknown_players_and_layouts_are_refused():
+    with pytest.raises(CommandError):
+        run_command("botmatch", "doudizhu", hero="sampler")
+    with pytest.raises(CommandError):
+        run_command("botmatch", "gongzhu", hero="hard:noexpose")
+    with pytest.raises(CommandError):
+        run_command("botmatch", "gandengyan", seats=3, layout="pairs")

@@ -5,20 +5,24 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bench import harness
-from games.bots import LEVELS
 from games.engine import game_names, get_game
 
 
 class Command(BaseCommand):
     help = (
-        "Play bot-only hands, each deal once with the hero in every seat; print the hero's "
-        "mean score per hand minus the villains' with a 95% interval, and its decision time."
+        "Play bot-only hands, each deal once per seating of the layout (by default the hero in "
+        "every seat); print the hero's mean score per hand minus the villains' with a 95% "
+        "interval, and the decision times."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("game")
-        parser.add_argument("--hero", default="normal", help="random, easy, normal or hard")
-        parser.add_argument("--villain", default="easy", help="random, easy, normal or hard")
+        players = (
+            "random, easy, normal, hard or a benchmark-only player that the game's bench "
+            "plug-in names; options may follow a colon (hard:exposures=false,samples=40)"
+        )
+        parser.add_argument("--hero", default="normal", help=players)
+        parser.add_argument("--villain", default="easy", help=players)
         parser.add_argument(
             "--hands", type=int, default=100, help="number of deals N (N x K hands)"
         )
@@ -27,19 +31,35 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=1, help="worker processes")
         parser.add_argument("--results", default=None, help="JSON-lines file: append, resume")
         parser.add_argument("--budget", type=int, default=None, help="search budget of hard")
+        parser.add_argument(
+            "--layout",
+            choices=harness.LAYOUTS,
+            default="rotate",
+            help="rotate: the hero in each seat in turn, the villain in the others; pairs: the "
+            "hero in the even seats and the villain in the odd ones, then swapped",
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
     def handle(self, *args, **opts):
         name = opts["game"]
         if name not in game_names():
             raise CommandError(f"unknown game {name!r}")
+        names = harness.player_names(name)
         for role in ("hero", "villain"):
-            if opts[role] not in ("random", *LEVELS):
-                raise CommandError(f"unknown {role} level {opts[role]!r}")
+            try:
+                player, _options = harness.split_spec(opts[role])
+            except ValueError as e:
+                raise CommandError(f"{role} {opts[role]!r}: {e}") from None
+            if player not in names:
+                raise CommandError(f"unknown {role} {player!r}: one of {', '.join(names)}")
         game = get_game(name)
         seats = opts["seats"] or game.seat_counts[0]
         if seats not in game.seat_counts:
             raise CommandError(f"{name} is played by {game.seat_counts} seats, not {seats}")
+        try:
+            harness.seatings(opts["layout"], seats)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
         config = harness.MatchConfig(
             game=name,
             hero=opts["hero"],
@@ -48,6 +68,7 @@ class Command(BaseCommand):
             seed=opts["seed"],
             hero_options=harness.bot_options(name, opts["hero"], opts["budget"]),
             villain_options=harness.bot_options(name, opts["villain"], opts["budget"]),
+            layout=opts["layout"],
         )
         step = max(1, opts["hands"] // 20)
 
