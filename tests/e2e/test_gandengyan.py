@@ -238,9 +238,9 @@ def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
     expect(page.locator(".gdy-info")).to_contain_text("Gewinner zieht")
     # The round's log comes when it is opened, and grows live while it is.
     log = page.locator("#round-log")
-    expect(log).to_contain_text("Loading")
+    expect(log).to_contain_text("Wird geladen")
     page.get_by_test_id("round-log").locator("summary").click()
-    expect(log).not_to_contain_text("Loading")
+    expect(log).not_to_contain_text("Wird geladen")
     rows = log.locator(".round-log__row").count()
 
     play_round(page, shots)
