@@ -157,14 +157,10 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if data.get("action") == "open":
             # The page opened (or closed) a part of the board that frames carry only while it
             # is open: the board again with it (or without), as a patch. Rate-limited.
-            # Drawn through the path a notice takes, so it never overtakes a newer frame.
-            part = data.get("part")
-            if isinstance(part, str) and part in views_live.OPENABLE and self.reads.take():
-                want = data.get("open") in ("1", 1, True)
-                self.open_parts = self.open_parts | {part} if want else self.open_parts - {part}
-                await self.table_changed(
-                    {"type": "table.changed", "version": max(self.rendered, 0), "refresh": True}
-                )
+            opened = views_live.opened_after(self.open_parts, data)
+            if opened is not None and self.reads.take():
+                self.open_parts = opened
+                await self._draw_again()
             return
         if data.get("action") == "read":
             # A read request (what the selection is as a play): answered with one line, and
@@ -235,6 +231,13 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if html:
             await self.send(text_data=self.frames.encode(html, version))
         self.rendered = max(self.rendered, version)
+
+    async def _draw_again(self):
+        """The board as it is now, even at a version this page has (its view of it changed):
+        through the path a notice takes, so it never overtakes a newer frame."""
+        await self.table_changed(
+            {"type": "table.changed", "version": max(self.rendered, 0), "refresh": True}
+        )
 
     # -- outages (LayerOutageMixin)
 

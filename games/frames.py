@@ -94,12 +94,7 @@ class Frames:
         if moved is not None:
             tags: list[str] = []
             changed = moved
-            for name, part in regions.items():
-                old = self.regions.get(name)
-                if name in ALWAYS:
-                    changed.append(part)
-                elif old is not None and old != part:
-                    _diff(old, part, tags, changed)
+            _inner_diffs(self.regions, regions, tags, changed)
             message = PATCH.format(base=self.version, root=root, tags="".join(tags))
             message += "".join(changed)
         else:
@@ -149,15 +144,26 @@ def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> Non
             if _tag_alone(own_old) != _tag_alone(own_new):
                 tags.append(_tag_alone(own_new))
             changed.extend(moved)
-            for name, part in inner_new.items():
-                if name in inner_old and inner_old[name] != part:
-                    _diff(inner_old[name], part, tags, changed)
+            _inner_diffs(inner_old, inner_new, tags, changed)
             return
     tag = _retagged(old, new)
     if tag is not None:
         tags.append(tag)
     else:
         changed.append(_changed(old, new))
+
+
+def _inner_diffs(
+    inner_old: dict[str, str], inner_new: dict[str, str], tags: list[str], changed: list[str]
+) -> None:
+    """What a patch carries for the regions kept inside an element (new ones are inserted by
+    ``_moves``): those that changed, and those the page writes into too (``ALWAYS``)."""
+    for name, part in inner_new.items():
+        old = inner_old.get(name)
+        if name in ALWAYS:
+            changed.append(part)
+        elif old is not None and old != part:
+            _diff(old, part, tags, changed)
 
 
 def _insertions(own: str, inner: dict[str, str], added: list[str]) -> list[str] | None:

@@ -47,6 +47,15 @@ def _summary(table):
 OPENABLE = frozenset({"log"})
 
 
+def opened_after(opened: frozenset, data: dict) -> frozenset | None:
+    """The parts a page has open after its ``open`` frame (``{"part", "open": "1"|"0"}``),
+    or None when the frame names no part a board opens."""
+    part = data.get("part")
+    if not isinstance(part, str) or part not in OPENABLE:
+        return None
+    return opened | {part} if data.get("open") in ("1", 1, True) else opened - {part}
+
+
 def board_context(table, user, selected=(), opened=frozenset()) -> dict:
     """One viewer's board: their seat's observation through the game's presenter (before a
     shared table's match, its waiting room), with the parts the page has open (``OPENABLE``;

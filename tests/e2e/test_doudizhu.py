@@ -9,25 +9,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.boards import board_markup
+
 EDGE = {"x": 6, "y": 14}  # cards overlap: a player taps the visible left edge
 
 
 def board_html(page):
-    return page.evaluate(
-        """() => {
-        const b = document.getElementById('board').cloneNode(true);
-        b.querySelectorAll('#announce').forEach(e => e.remove());
-        // Attributes in one order: the page's script sets some of them in its own order. An empty
-        // inline style is no style (the browser driver leaves style="" on inputs it looked at).
-        [b, ...b.querySelectorAll('*')].forEach((el) => {
-            if (el.getAttribute('style') === '') el.removeAttribute('style');
-            const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
-            attrs.forEach(([n]) => el.removeAttribute(n));
-            attrs.forEach(([n, v]) => el.setAttribute(n, v));
-        });
-        return b.outerHTML.replace(/\\s+/g, ' ');
-    }"""
-    )
+    return board_markup(page, leave_out="#announce")
 
 
 def start(page, site_url, lang="en", hands="3"):

@@ -7,6 +7,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.boards import board_markup
+
 # Cards in a hand overlap: a player taps the visible left edge of a card.
 EDGE = {"x": 6, "y": 14}
 
@@ -32,27 +34,6 @@ document.addEventListener("htmx:wsBeforeMessage", (e) => {
   if (e.detail.message.startsWith("<template data-patch")) window.__patches = (window.__patches || 0) + 1;
 });
 """
-
-
-def board_markup(page) -> str:
-    """The board as the page shows it, spacing and the page's own marks aside (which of its
-    details the player has opened)."""
-    return page.evaluate(
-        """() => {
-        const b = document.getElementById('board').cloneNode(true);
-        b.removeAttribute('data-synced');
-        b.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
-        // Attributes in one order: the page's script sets some of them in its own order. An empty
-        // inline style is no style (the browser driver leaves style="" on inputs it looked at).
-        [b, ...b.querySelectorAll('*')].forEach((el) => {
-            if (el.getAttribute('style') === '') el.removeAttribute('style');
-            const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
-            attrs.forEach(([n]) => el.removeAttribute(n));
-            attrs.forEach(([n, v]) => el.setAttribute(n, v));
-        });
-        return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
-    }"""
-    )
 
 
 def wait_for_turn_or_summary(page):

@@ -1,0 +1,24 @@
+"""The board as a browser test compares it: a patched page against a reloaded one."""
+
+
+def board_markup(page, leave_out: str = "") -> str:
+    """The board as the page shows it, without what a reload rightly differs in: spacing, the
+    order of attributes (the page's script sets some in its own order), empty inline styles
+    (the browser driver leaves style="" on inputs it looked at), the page's own marks (synced,
+    which details the player opened) and the elements ``leave_out`` selects."""
+    return page.evaluate(
+        """(leaveOut) => {
+        const b = document.getElementById('board').cloneNode(true);
+        b.removeAttribute('data-synced');
+        b.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
+        if (leaveOut) b.querySelectorAll(leaveOut).forEach((e) => e.remove());
+        [b, ...b.querySelectorAll('*')].forEach((el) => {
+            if (el.getAttribute('style') === '') el.removeAttribute('style');
+            const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
+            attrs.forEach(([n]) => el.removeAttribute(n));
+            attrs.forEach(([n, v]) => el.setAttribute(n, v));
+        });
+        return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
+    }""",
+        leave_out,
+    )
