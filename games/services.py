@@ -206,10 +206,15 @@ def _notify(table: Table) -> None:
     transaction.on_commit(send)
 
 
-def _bot_delay(table: Table, before_public: dict | None, after_public: dict) -> float:
-    if not settings.GAME_PACING or table.hurry:
+def _paced(table: Table) -> bool:
+    return bool(settings.GAME_PACING) and not table.hurry
+
+
+def _bot_delay(table: Table, before_public: dict | None, state) -> float:
+    if not _paced(table):
         return 0.0
-    return table_game(table.game).pause_after(before_public or {}, after_public)
+    gspec = table_game(table.game)
+    return gspec.pause_after(before_public or {}, gspec.engine.public_view(state))
 
 
 def _schedule_bots(table: Table, state, before_public: dict | None = None) -> None:
@@ -219,7 +224,7 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
     bots = {s.index for s in table.seats.all() if s.plays_itself}
     _set_turn_timer(table, [m for m in movers if m not in bots])
     if any(m in bots for m in movers):
-        delay = _bot_delay(table, before_public, game.public_view(state))
+        delay = _bot_delay(table, before_public, state)
         table.bot_due_at = timezone.now() + timedelta(seconds=delay)
     else:
         table.bot_due_at = None
@@ -282,6 +287,7 @@ def _open_hand(table: Table, state) -> None:
     _start_hand(table, state)
     _schedule_bots(table, load_state(table))
     table.save()
+    _save_log(table)
     _notify(table)
 
 
@@ -311,13 +317,16 @@ def _log_and_apply(table: Table, state, seat: int, action: dict, by_computer: bo
     game = table_game(table.game).engine
     state = game.apply(state, seat, action)
     table.version += 1
-    ActionLog.objects.create(
-        table=table,
-        hand_id=table.current_hand_id,
-        seq=table.version,
-        seat=seat,
-        action=action,
-        by_computer=by_computer,
+    # Written with the table's row, once per transaction (``_save_moves``).
+    table.__dict__.setdefault("_unsaved_log", []).append(
+        ActionLog(
+            table=table,
+            hand_id=table.current_hand_id,
+            seq=table.version,
+            seat=seat,
+            action=action,
+            by_computer=by_computer,
+        )
     )
     # Counted once it is committed (a refused or rolled-back move never is).
     transaction.on_commit(partial(metrics.applied, table.game))
@@ -328,6 +337,7 @@ def _finish_hand_if_over(table: Table, state) -> None:
     game = table_game(table.game).engine
     if not game.hand_over(state):
         return
+    _save_log(table)  # what ends a hand reads the hand's moves as written
     # Once per hand: only the columns the result needs (the deal is large and never changes).
     hand = Hand.objects.only("id", "ended_at").get(pk=table.current_hand_id)
     if hand.ended_at:
@@ -489,6 +499,7 @@ def submit_action(code, user, action: dict, version) -> Table:
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
         _play_unpaced_bots(table, state)
+        _save_moves(table)
     return table
 
 
@@ -596,16 +607,31 @@ def _bot_task(table: Table, state) -> BotTask | None:
 
 
 def _apply_move(table: Table, state, seat: int, action: dict, by_computer: bool = False):
-    """Apply, log and save one move on a locked table; notify after commit. The new state."""
+    """Apply and log one move on a locked table; notify after commit. The new state.
+
+    The table's row and the move's log line are written by ``_save_moves``, once for all the
+    moves of a transaction (a player's move and the unpaced bots' replies): every caller ends
+    its moves with it."""
     game = table_game(table.game).engine
-    before = game.public_view(state)
+    before = game.public_view(state) if _paced(table) else None  # for the bots' pause
     state = _log_and_apply(table, state, seat, action, by_computer)
     table.state = game.to_json(state)
     _finish_hand_if_over(table, state)
     _schedule_bots(table, state, before)
-    table.save(update_fields=TABLE_MOVE_FIELDS)
     _notify(table)
     return state
+
+
+def _save_log(table: Table) -> None:
+    unsaved = table.__dict__.pop("_unsaved_log", None)
+    if unsaved:
+        ActionLog.objects.bulk_create(unsaved)
+
+
+def _save_moves(table: Table) -> None:
+    """Write what ``_apply_move`` changed: the log lines in one insert, the table's row once."""
+    _save_log(table)
+    table.save(update_fields=TABLE_MOVE_FIELDS)
 
 
 # The columns one move changes.
@@ -655,6 +681,7 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
             return task
         state = _apply_move(table, state, task.seat, _decide(task), by_computer=True)
         _play_unpaced_bots(table, state)
+        _save_moves(table)
         return table
 
 
@@ -678,6 +705,7 @@ def apply_bot_move(task: BotTask, action: dict) -> Table | None:
         if table.version != task.version or not table.is_active:
             return None  # someone moved meanwhile; the claim lapses with the version
         _apply_move(table, load_state(table), task.seat, action, by_computer=True)
+        _save_moves(table)
     return table
 
 

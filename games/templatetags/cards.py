@@ -5,16 +5,21 @@ looks the same wherever it lies. A tag rather than an included template: a table
 dozens of cards per frame.
 """
 
+import functools
 import json
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import get_language
+
+from games.tables.common import Card
 
 register = template.Library()
 
 
 def card_html(c, small: bool = False, labelled: bool = True) -> str:
-    """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label).
+    """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label): what it draws
+    follows from its code (and the language of its name), so each is drawn once per process.
 
     A card is an image named for screen readers (``labelled``). Inside a control that names
     it itself (a card of the hand: a button with the name as its text) the face is only
@@ -22,6 +27,12 @@ def card_html(c, small: bool = False, labelled: bool = True) -> str:
     The face's parts need no marks of their own: an image's inside is not read, and a hidden
     face hides them too (a table sends dozens of cards in every frame).
     """
+    return _card_html(c.code, bool(small), bool(labelled), get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_html(code: str, small: bool, labelled: bool, language: str | None) -> str:
+    c = Card(code)
     classes = "card"
     if c.suit:
         classes += f" suit-{c.suit}"

@@ -258,3 +258,10 @@ def test_unpaced_bots_reply_in_the_players_transaction(table, owner):
     ]
     assert len([q for q in ctx.captured_queries if q["sql"].startswith("BEGIN")]) <= 1
     assert len(commits) <= 1
+    # The moves are written together: one insert for their log lines, one update of the row.
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert len([s for s in sql if s.startswith('INSERT INTO "games_actionlog"')]) == 1
+    assert len([s for s in sql if s.startswith('UPDATE "games_table"')]) == 1
+    logged = ActionLog.objects.filter(table=table, seq__gt=version).order_by("seq")
+    assert [log.seq for log in logged] == list(range(version + 1, table.version + 1))
+    assert [log.by_computer for log in logged] == [False] + [True] * (moves - 1)
