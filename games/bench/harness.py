@@ -36,6 +36,7 @@ as they finish, so a run that is interrupted continues where it stopped; deals r
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 import multiprocessing
@@ -47,7 +48,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.bots import LEVELS, get_bot
+from games.bots import LEVELS, RandomBot, get_bot
 from games.engine import get_game
 
 
@@ -103,6 +104,43 @@ def extra_players(game_name: str) -> dict:
 def player_names(game_name: str) -> tuple[str, ...]:
     """Every name a botmatch player spec may start with for this game."""
     return ("random", *LEVELS, *extra_players(game_name))
+
+
+def _factory(game_name: str, name: str):
+    extra = extra_players(game_name)
+    if name in extra:
+        return extra[name]
+    if name == "random":
+        return RandomBot
+    return importlib.import_module(f"games.bots.{game_name}").BOTS[name]
+
+
+def option_names(game_name: str, name: str) -> tuple[str, ...]:
+    """The options a player takes by name (its factory's, or the class its factory makes):
+    what a spec may set. ``**options`` takes the harness's generic ones and names none."""
+    factory = _factory(game_name, name)
+    names = _named_parameters(factory)
+    if not names and not isinstance(factory, type):
+        # A factory that passes everything on (``def _hard(**options)``): the class it makes.
+        made = factory()
+        names = _named_parameters(type(made))
+    return names
+
+
+def _named_parameters(func) -> tuple[str, ...]:
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(p.name for p in inspect.signature(func).parameters.values() if p.kind in kinds)
+
+
+def check_spec(game_name: str, spec: str) -> None:
+    """Refuse a spec that sets an option its player does not take (a typo such as
+    ``hard:exposure=false`` would otherwise run the plain player under its own run key)."""
+    name, own = split_spec(spec)
+    known = option_names(game_name, name)
+    unknown = sorted(set(own) - set(known))
+    if unknown:
+        takes = ", ".join(known) if known else "none"
+        raise ValueError(f"{name} takes no option {', '.join(unknown)} (its options: {takes})")
 
 
 def make_bot(game_name: str, spec: str, options: dict | None = None):

@@ -2,7 +2,7 @@
 
 For each decision Hard deals the unseen cards to the other seats many times, each deal
 consistent with what its seat has seen (the cards played, the voids shown, the exposed cards
-still held, the hand sizes), plays every candidate card out to the end of the hand in each
+still held, the hand sizes, and 2S with the seat that led a hand its holder opens), plays every candidate card out to the end of the hand in each
 deal with a quick club-player policy for all four seats, and keeps the card with the best
 mean of (own hand score − the others' mean). The budget is a count of deals, not a clock, so
 the same ``rng`` gives the same move on any machine. Exposure is Normal's choice, or none
@@ -20,6 +20,25 @@ SEATS = 4
 POINTS = {**HEART_VALUES, PIG: -100, "JD": 100}
 DISCARD_ORDER = ("QS", "AH", "KH", "QH", "AS", "KS", "JH", "TH")
 DEFAULT_SAMPLES = 80
+LOWEST_SPADE = "2S"
+
+
+def first_leader(observation: dict) -> int:
+    """The seat that led the hand's first trick."""
+    tricks = observation.get("tricks") or ()
+    return tricks[0]["leader"] if tricks else observation["trick"]["leader"]
+
+
+def fixed_cards(observation: dict, view: View) -> list[list[str]]:
+    """Per seat, the unseen cards whose holder the observation tells: the exposed cards not yet
+    played, and 2S with the first leader when the holder of 2S led the hand (no ``dealer``)."""
+    me = view.seat
+    unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+    known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
+    leader = first_leader(observation)
+    if observation.get("dealer") is None and LOWEST_SPADE in view.unseen and leader != me:
+        known[leader].append(LOWEST_SPADE)
+    return known
 
 
 def sample_hands(view: View, known: list[list[str]], rng: random.Random) -> list[list[str]] | None:
@@ -239,7 +258,7 @@ def _totals(
     view = View(observation)
     me = view.seat
     unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
-    known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
+    known = fixed_cards(observation, view)
     exposed = frozenset(view.exposed)
     trick = list(view.trick_cards)
     leader = observation["trick"]["leader"]

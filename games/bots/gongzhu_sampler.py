@@ -4,7 +4,7 @@
 plug-in (``games/bench/gongzhu.py``) names it ``sampler`` for ``botmatch``.
 
 For each decision it deals the unseen cards ``samples`` times consistently with all that its
-observation tells (Hard's ``sample_hands``: the cards played, the voids shown, the exposed
+observation tells (Hard's ``fixed_cards`` and ``sample_hands``: the cards played, the voids shown, the exposed
 cards still held, the hand sizes; and in a hand led by the holder of 2S, 2S with that seat
 while it is unplayed), rebuilds each deal as an engine state (the hand as dealt, replayed up
 to now), and plays every legal card in every deal out to the end of the hand with Normal for
@@ -19,29 +19,10 @@ from __future__ import annotations
 import random
 
 from games.bots.gongzhu import NormalBot, View, expose_nothing, hint
-from games.bots.gongzhu_hard import SEATS, sample_hands
+from games.bots.gongzhu_hard import SEATS, first_leader, fixed_cards, sample_hands
 from games.engine import get_game
 
 DEFAULT_SAMPLES = 20
-LOWEST_SPADE = "2S"
-
-
-def first_leader(observation: dict) -> int:
-    """The seat that led the hand's first trick."""
-    tricks = observation.get("tricks") or ()
-    return tricks[0]["leader"] if tricks else observation["trick"]["leader"]
-
-
-def fixed_cards(observation: dict, view: View) -> list[list[str]]:
-    """Per seat, the unseen cards whose holder the observation tells: the exposed cards not yet
-    played, and 2S with the first leader when the holder of 2S led the hand (no ``dealer``)."""
-    me = view.seat
-    unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
-    known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
-    leader = first_leader(observation)
-    if observation.get("dealer") is None and LOWEST_SPADE in view.unseen and leader != me:
-        known[leader].append(LOWEST_SPADE)
-    return known
 
 
 def sample_deals(observation: dict, count: int, rng: random.Random) -> list[list[list[str]]]:

@@ -169,3 +169,18 @@ def test_unknown_players_and_layouts_are_refused():
         run_command("botmatch", "gongzhu", hero="hard:noexpose")
     with pytest.raises(CommandError):
         run_command("botmatch", "gandengyan", seats=3, layout="pairs")
+
+
+def test_a_spec_may_set_only_the_options_its_player_takes():
+    harness.check_spec("gongzhu", "hard:exposures=false,samples=40")
+    harness.check_spec("gongzhu", "sampler:samples=4")
+    harness.check_spec("gandengyan", "hard:samples=3,candidates=2")
+    for game, spec in [
+        ("gongzhu", "hard:exposure=false"),  # a typo would run plain Hard under its own key
+        ("gongzhu", "normal:samples=3"),
+        ("doudizhu", "random:seed=1"),
+    ]:
+        with pytest.raises(ValueError, match="takes no option"):
+            harness.check_spec(game, spec)
+    with pytest.raises(CommandError, match="exposure"):
+        run_command("botmatch", "gongzhu", villain="hard:exposure=false", hands=1)

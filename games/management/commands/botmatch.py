@@ -52,6 +52,10 @@ class Command(BaseCommand):
                 raise CommandError(f"{role} {opts[role]!r}: {e}") from None
             if player not in names:
                 raise CommandError(f"unknown {role} {player!r}: one of {', '.join(names)}")
+            try:
+                harness.check_spec(name, opts[role])
+            except ValueError as e:
+                raise CommandError(f"{role} {opts[role]!r}: {e}") from None
         game = get_game(name)
         seats = opts["seats"] or game.seat_counts[0]
         if seats not in game.seat_counts:
