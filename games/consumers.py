@@ -23,6 +23,7 @@ from games import driver, frames, metrics, realtime, services, views_live
 from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
+    URGENT,
     LayerOutageMixin,
     LocalizedConsumerMixin,
     database_call,
@@ -166,13 +167,13 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             # A read request (what the selection is as a play): answered with one line, and
             # only as often as a person selects cards; beyond that, dropped.
             if self.reads.take():
-                html = await database_call(views_live.read)(
+                html = await database_call(views_live.read, priority=URGENT)(
                     self.code, self.scope["user"], self.language(), data
                 )
                 if html and not getattr(self, "gone", False):
                     await self.send(text_data=html)
             return
-        frame = await database_call(views_live.handle)(
+        frame = await database_call(views_live.handle, priority=URGENT)(
             self.code,
             self.scope["user"],
             self.language(),

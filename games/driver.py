@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games import metrics, signals
 from games.bots.task import BotTask, choose, leave_with_parent
-from games.live import database_call
+from games.live import BACKGROUND, database_call
 
 log = logging.getLogger(__name__)
 
@@ -108,10 +108,12 @@ class Driver:
             while True:
                 self.again.discard(code)
                 # One trip to the database thread: a quick bot decides and moves in it.
-                result = await database_call(services.play_due_bot_move)(code)
+                result = await database_call(services.play_due_bot_move, priority=BACKGROUND)(code)
                 if isinstance(result, services.BotTask):
                     action = await self._think(result)
-                    result = await database_call(services.apply_bot_move)(result, action)
+                    result = await database_call(services.apply_bot_move, priority=BACKGROUND)(
+                        result, action
+                    )
                 if result is None:
                     if code in self.again:
                         continue
@@ -178,13 +180,13 @@ class Driver:
         rounds = 0
         while True:
             try:
-                for code in await database_call(_due_tables)():
+                for code in await database_call(_due_tables, priority=BACKGROUND)():
                     self.kick(code)
                 rounds += 1
                 if rounds % PRESENCE_SWEEP_ROUNDS == 0:
                     # Sockets of a process that died never said goodbye: their people's grace
                     # starts here instead.
-                    await database_call(services.sweep_presence)()
+                    await database_call(services.sweep_presence, priority=BACKGROUND)()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import itertools
 import logging
+import queue
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 import redis.exceptions
 from asgiref.sync import SyncToAsync
@@ -23,19 +27,72 @@ from games import metrics
 log = logging.getLogger(__name__)
 
 
+# What the database thread does first when several calls wait for it: a person's action (its
+# answer is what they wait for), then the boards that follow a change, then the bots' moves
+# and the sweeps (paced anyway: a few milliseconds later is never seen).
+URGENT, NORMAL, BACKGROUND = 0, 1, 2
+_priority: contextvars.ContextVar[int] = contextvars.ContextVar("database_priority", default=NORMAL)
+
+
+class _PriorityQueue(queue.PriorityQueue):
+    """The database thread's queue of calls: by priority, then first come first served.
+
+    A ``ThreadPoolExecutor`` puts its work items here (and ``None`` to wake its thread when it
+    shuts down, which goes last); the priority is the caller's (``_priority``), read on the
+    event loop's thread as the call is submitted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._order = itertools.count()
+
+    def put(self, item, block=True, timeout=None):
+        rank = BACKGROUND + 1 if item is None else _priority.get()
+        super().put((rank, next(self._order), item), block, timeout)
+
+    def get(self, block=True, timeout=None):
+        return super().get(block, timeout)[2]
+
+
+class _PriorityExecutor(ThreadPoolExecutor):
+    """One thread, as channels' executor for database calls, taking the most urgent call
+    first."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="database")
+        self._work_queue = _PriorityQueue()
+
+
 class database_call(SyncToAsync):  # noqa: N801 - used like channels' database_sync_to_async
     """Channels' ``database_sync_to_async`` (old connections closed before and after each
-    call), except that it keeps its thread's SQLite connection between calls.
+    call), except that it keeps its thread's SQLite connection between calls, and that the
+    most urgent call waiting goes first.
 
-    Every socket's database work runs on the one thread channels uses per process for
-    ``database_sync_to_async``. With ``CONN_MAX_AGE=0`` (persistent connections leak under
-    ASGI, whose requests run in fresh threads) that thread opened and closed a connection for
-    every call, and on SQLite the opening (its schema read, the PRAGMAs) was a sixth of a live
-    action's CPU. This one thread lives as long as the process: its SQLite connection stays
-    open. A connection in error or left outside autocommit is still closed after the call
-    (Django's ``close_old_connections`` checks that), and PostgreSQL's connections go back to
-    their pool as before.
+    Every socket's and the bot driver's database work runs on this one thread per process
+    (``single_thread_executor``). With ``CONN_MAX_AGE=0`` (persistent connections leak under
+    ASGI, whose requests run in fresh threads) channels' thread opened and closed a connection
+    for every call, and on SQLite the opening (its schema read, the PRAGMAs) was a sixth of a
+    live action's CPU. This one thread lives as long as the process: its SQLite connection
+    stays open. A connection in error or left outside autocommit is still closed after the
+    call (Django's ``close_old_connections`` checks that), and PostgreSQL's connections go
+    back to their pool as before.
+
+    ``priority``: ``URGENT`` for a person's action, ``BACKGROUND`` for the driver's bot moves
+    and sweeps, ``NORMAL`` for the rest (the boards sockets draw after a change). Under load a
+    person's move no longer waits behind every paced bot move and board queued before it.
     """
+
+    single_thread_executor = _PriorityExecutor()
+
+    def __init__(self, func, *, priority: int = NORMAL, **kwargs) -> None:
+        super().__init__(func, **kwargs)
+        self.priority = priority
+
+    async def __call__(self, *args, **kwargs):
+        token = _priority.set(self.priority)
+        try:
+            return await super().__call__(*args, **kwargs)
+        finally:
+            _priority.reset(token)
 
     def thread_handler(self, loop, *args, **kwargs):
         close_old_connections()

@@ -96,8 +96,11 @@ def pytest_sessionfinish(session):
     from django.conf import settings
     from django.db import connections
 
-    with contextlib.suppress(Exception):
-        SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
+    from games.live import database_call
+
+    for executor in (database_call.single_thread_executor, SyncToAsync.single_thread_executor):
+        with contextlib.suppress(Exception):
+            executor.submit(connections.close_all).result(timeout=10)
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("sqlite3"):
         test_name = Path(database.get("TEST", {}).get("NAME") or "")

@@ -366,3 +366,43 @@ async def test_the_round_log_travels_only_while_the_page_has_it_open():
     closed = await until(comm, lambda html: 'id="round-log"' in html)
     assert "Loading…" in closed and "round-log__row" not in closed
     await comm.disconnect()
+
+
+async def test_the_database_thread_takes_a_persons_action_before_bots_and_boards():
+    """Calls waiting for the one database thread go by priority, then in order: a person's
+    action before the boards that follow a change, and those before the bots' paced moves."""
+    import asyncio
+    import threading
+
+    from games.live import BACKGROUND, NORMAL, URGENT, database_call
+
+    started, gate, order = threading.Event(), threading.Event(), []
+
+    def hold():
+        started.set()
+        gate.wait(10)
+
+    def note(name):
+        order.append(name)
+
+    holding = asyncio.ensure_future(database_call(hold)())
+    assert await asyncio.to_thread(started.wait, 10)
+    calls = [
+        asyncio.ensure_future(database_call(note, priority=p)(name))
+        for name, p in [
+            ("bot", BACKGROUND),
+            ("board", NORMAL),
+            ("bot 2", BACKGROUND),
+            ("move", URGENT),
+            ("board 2", NORMAL),
+        ]
+    ]
+    waiting = database_call.single_thread_executor._work_queue
+    for _ in range(1000):  # until every call is queued behind the one holding the thread
+        if waiting.qsize() == len(calls):
+            break
+        await asyncio.sleep(0)
+    assert waiting.qsize() == len(calls)
+    gate.set()
+    await asyncio.gather(holding, *calls)
+    assert order == ["move", "board", "board 2", "bot", "bot 2"]
