@@ -73,6 +73,35 @@ def table_card(c, small=False, labelled=True):
     )
 
 
+@register.simple_tag
+def hand_card(c, new_label=""):
+    """A card of the player's hand: a button named by the card (and ``new_label`` when it was
+    just taken up), the face drawn inside, in its own region for the frames (a card played
+    is deleted by its id). What may be played now is not here but in the hand's state, so
+    the markup follows from the card alone: drawn once per process and language."""
+    return _hand_card(
+        c.code, bool(c.selected), bool(getattr(c, "new", False)), str(new_label), get_language()
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_card(code: str, selected: bool, new: bool, new_label: str, language: str | None):
+    c = Card(code)
+    return format_html(
+        '<!--region hand-{code}--><button type="button" id="hand-{code}" class="hand__card{sel}{new}"'
+        ' data-card="{code}" role="option" aria-selected="{aria}">{face}'
+        '<span class="sr-only">{label}{note}</span><span class="sr-only" data-why></span>'
+        "</button><!--/region hand-{code}-->",
+        code=code,
+        sel=" is-selected" if selected else "",
+        new=" is-new" if new else "",
+        aria="true" if selected else "false",
+        face=_card_html(code, False, False, language),
+        label=c.label,
+        note=f" – {new_label}" if new else "",
+    )
+
+
 @register.filter
 def playable_codes(hand) -> str:
     """The codes of a hand's cards that may be played now, for the hand's state."""
