@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from cardsite.asgi import application
-from games import driver, services
+from games import driver, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
 
@@ -330,12 +330,13 @@ def test_a_frame_after_a_commit_renders_the_table_as_committed(django_assert_num
     table = services.create_table(user, "gongzhu", "easy")
     services.run_bots(table.code)
     fresh = services.get_table(table.code)
-    with django_assert_num_queries(0):
+    with django_assert_num_queries(0):  # its seats, their players and the board included
         kept = services.committed_table(table.code, fresh.version)
+        seats = [(s.index, s.kind, s.user_id, s.table.code) for s in kept.seats.all()]
+        assert kept.seats.all()[0].user.username == "kept"
+        views_live.snapshot(table.code, user, "en", committed=fresh.version)
     assert kept.version == fresh.version and kept.state == fresh.state
-    assert [(s.index, s.kind, s.user_id) for s in kept.seats.all()] == [
-        (s.index, s.kind, s.user_id) for s in fresh.seats.all()
-    ]
+    assert seats == [(s.index, s.kind, s.user_id, table.code) for s in fresh.seats.all()]
     with django_assert_num_queries(2):  # the table, its seats
         older = services.committed_table(table.code, fresh.version - 1)
     assert older.version == fresh.version

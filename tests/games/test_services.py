@@ -172,7 +172,10 @@ def test_next_hand_and_level_change(table, owner):
     assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"easy"}  # not during the hand
     with pytest.raises(services.Refused):
         services.start_next_hand(table.code, owner, table.version - 1)
-    services.start_next_hand(table.code, owner, table.version)
+    dealt = services.start_next_hand(table.code, owner, table.version)
+    # The frames that follow render the table as committed: its seats at the new level too.
+    kept = services.committed_table(table.code, dealt.version)
+    assert {s.bot_level for s in kept.seats.all() if s.is_bot} == {"hard"}
     table.refresh_from_db()
     assert {s.bot_level for s in table.seats.all() if s.is_bot} == {"hard"}
     assert table.hands.count() == 2
