@@ -8,6 +8,7 @@ a draw is "who drew" unless the viewer drew it.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 
@@ -297,7 +298,8 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         and turn is not None
         and turn != seat
         and names.get(turn, {}).get("is_bot", False),
-        "round_log": _round_log(log, names, seat),
+        # Rendered only while the page has the log open: made when the template asks.
+        "round_log": functools.partial(_round_log, log, names, seat),
     }
 
 
