@@ -1,5 +1,6 @@
 """Dou Dizhu's bench plug-in (games/bench/harness.py): named positions for timing
-``legal_actions``, and ``enginebench doudizhu --compare rlcard``.
+``legal_actions``, ``enginebench doudizhu --compare rlcard``, and the benchmark-only
+``perfect`` player, which sees every hand (games/bench/perfect.py).
 
 RLCard is a benchmark-only extra (``pip install -e '.[bench]'``); nothing here imports it
 until a comparison runs.
@@ -36,6 +37,13 @@ def legal_scenarios(rng: random.Random, count: int) -> dict[str, list]:
 def bot_options(level: str) -> dict:
     # Hard's default budget (samples per decision) lives in the bot; --budget overrides it.
     return {}
+
+
+def players() -> dict:
+    """Benchmark-only players: ``perfect``, Hard's search on the true hands."""
+    from games.bench.perfect import DouDizhuPerfect
+
+    return {"perfect": DouDizhuPerfect}
 
 
 # --------------------------------------------------------------------------- RLCard

@@ -6,7 +6,8 @@ jokers held) and hands of 20 cards with both jokers. They come from real rounds 
 jokers are dealt to seat 1 and the other seat keeps leading its lowest single while seat 1
 keeps passing, so seat 1 takes a card on every closed trick; each such position is also
 offered with seat 1 on lead, the costly case.
-``bot_options`` gives the levels' budgets.
+``bot_options`` gives the levels' budgets; ``players`` names the benchmark-only ``perfect``,
+which sees every hand and the stock (games/bench/perfect.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ from games.engine.gandengyan.combos import card_order
 
 def bot_options(level: str) -> dict:
     return {"samples": HARD_SAMPLES} if level == "hard" else {}
+
+
+def players() -> dict:
+    """Benchmark-only players: ``perfect``, Hard's search on the true deal."""
+    from games.bench.perfect import GanDengYanPerfect
+
+    return {"perfect": GanDengYanPerfect}
 
 
 def _grow(seed: int, target: int):

@@ -1,5 +1,5 @@
 """Gong Zhu's bench plug-in (harness.py): named positions for timing ``legal_actions``, and
-the benchmark-only ``sampler`` that botmatch may name besides the levels."""
+the benchmark-only ``sampler`` and ``perfect`` that botmatch may name besides the levels."""
 
 from __future__ import annotations
 
@@ -51,10 +51,12 @@ def bot_options(level: str) -> dict:
 
 
 def players() -> dict:
-    """Benchmark-only players: ``sampler``, the determinized sampler (games/bots/gongzhu_sampler.py)."""
+    """Benchmark-only players: ``sampler``, the determinized sampler (games/bots/gongzhu_sampler.py),
+    and ``perfect``, which sees every hand (games/bench/perfect.py)."""
+    from games.bench.perfect import GongZhuPerfect
     from games.bots.gongzhu_sampler import SamplerBot
 
-    return {"sampler": SamplerBot}
+    return {"sampler": SamplerBot, "perfect": GongZhuPerfect}
 
 
 def load_move(html: str, rng: random.Random) -> dict | None:

@@ -14,6 +14,13 @@ module ``games/bench/<game>.py`` defining any of:
   ``random`` and the levels (``factory(**options)`` returns a bot); ``get_bot`` never
   reaches them, so no player can choose them at a table.
 
+A benchmark-only player may see the whole state: a class attribute ``sees_all = True`` makes
+``play_deal`` call ``bot.act_seeing_all(game, state, seat, legal_actions, rng)`` (the game,
+the engine state as it stands, the seat to act, its legal actions and the hand's rng) instead
+of ``bot.act(observation, legal_actions, rng)``. Only the plug-ins' ``perfect`` players
+(games/bench/perfect.py) do, to measure how far perfect information reaches; the levels and
+every bot a table can seat keep getting only their seat's observation.
+
 A player is named by a spec ``name[:key=value,...]``: the options after the colon go to the
 bot as keyword arguments (``hard:exposures=false``, ``sampler:samples=40``; a value reads as
 an integer, a number, ``true``/``false`` or else a string).
@@ -220,11 +227,15 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
             movers = game.to_move(state)
             for seat in movers:
                 legal = game.legal_actions(state, seat)
-                observation = game.observation(state, seat)
                 role = "hero" if seat in hero_seats else "villain"
                 bot = hero if role == "hero" else villain
+                sees_all = getattr(bot, "sees_all", False)
+                observation = None if sees_all else game.observation(state, seat)
                 start, start_cpu = time.perf_counter(), time.process_time()
-                action = bot.act(observation, legal, rng)
+                if sees_all:
+                    action = bot.act_seeing_all(game, state, seat, legal, rng)
+                else:
+                    action = bot.act(observation, legal, rng)
                 clocks[role][0].append(time.perf_counter() - start)
                 clocks[role][1].append(time.process_time() - start_cpu)
                 state = game.apply(state, seat, action)
