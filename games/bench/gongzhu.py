@@ -51,8 +51,9 @@ def bot_options(level: str) -> dict:
 
 
 def players() -> dict:
-    """Benchmark-only players: ``sampler``, the determinized sampler (games/bots/gongzhu_sampler.py),
-    and ``perfect``, which sees every hand (games/bench/perfect.py)."""
+    """Benchmark-only players: ``sampler``, the determinized sampler
+    (games/bots/gongzhu_sampler.py), and ``perfect``, which sees every hand
+    (games/bench/perfect.py)."""
     from games.bench.perfect import GongZhuPerfect
     from games.bots.gongzhu_sampler import SamplerBot
 

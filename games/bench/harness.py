@@ -42,6 +42,7 @@ as they finish, so a run that is interrupted continues where it stopped; deals r
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -55,7 +56,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.bots import LEVELS, RandomBot, get_bot
+from games.bots import LEVELS, get_bot
 from games.engine import get_game
 
 
@@ -80,7 +81,8 @@ def bot_options(game_name: str, level: str, budget: int | None = None) -> dict:
 
 
 def split_spec(spec: str) -> tuple[str, dict]:
-    """``"hard:exposures=false,samples=40"`` -> ``("hard", {"exposures": False, "samples": 40})``."""
+    """A player spec's name and options:
+    ``"hard:exposures=false,samples=40"`` -> ``("hard", {"exposures": False, "samples": 40})``."""
     name, _, rest = spec.partition(":")
     options = {}
     for item in filter(None, rest.split(",")):
@@ -114,24 +116,25 @@ def player_names(game_name: str) -> tuple[str, ...]:
 
 
 def _factory(game_name: str, name: str):
+    """What makes the player ``name``: a benchmark-only player of the game's plug-in, else a
+    level as ``get_bot`` makes it."""
     extra = extra_players(game_name)
     if name in extra:
         return extra[name]
-    if name == "random":
-        return RandomBot
-    return importlib.import_module(f"games.bots.{game_name}").BOTS[name]
+    if name not in ("random", *LEVELS):
+        raise ValueError(f"unknown player {name!r}: one of {', '.join(player_names(game_name))}")
+    return functools.partial(get_bot, game_name, name)
 
 
 def option_names(game_name: str, name: str) -> tuple[str, ...]:
     """The options a player takes by name (its factory's, or the class its factory makes):
     what a spec may set. ``**options`` takes the harness's generic ones and names none."""
     factory = _factory(game_name, name)
-    names = _named_parameters(factory)
-    if not names and not isinstance(factory, type):
-        # A factory that passes everything on (``def _hard(**options)``): the class it makes.
-        made = factory()
-        names = _named_parameters(type(made))
-    return names
+    if not isinstance(factory, type):
+        # ``get_bot`` or a factory that passes everything on (``def _hard(**options)``): the
+        # class of what it makes.
+        factory = type(factory())
+    return _named_parameters(factory)
 
 
 def _named_parameters(func) -> tuple[str, ...]:
@@ -140,8 +143,9 @@ def _named_parameters(func) -> tuple[str, ...]:
 
 
 def check_spec(game_name: str, spec: str) -> None:
-    """Refuse a spec that sets an option its player does not take (a typo such as
-    ``hard:exposure=false`` would otherwise run the plain player under its own run key)."""
+    """Refuse (ValueError) a spec that is malformed, names no player of the game, or sets an
+    option its player does not take (a typo such as ``hard:exposure=false`` would otherwise
+    run the plain player under its own run key)."""
     name, own = split_spec(spec)
     known = option_names(game_name, name)
     unknown = sorted(set(own) - set(known))
@@ -153,11 +157,7 @@ def check_spec(game_name: str, spec: str) -> None:
 def make_bot(game_name: str, spec: str, options: dict | None = None):
     """The bot a spec names, with ``options`` and then the spec's own options."""
     name, own = split_spec(spec)
-    options = {**(options or {}), **own}
-    extra = extra_players(game_name)
-    if name in extra:
-        return extra[name](**options)
-    return get_bot(game_name, name, **options)
+    return _factory(game_name, name)(**{**(options or {}), **own})
 
 
 def deal_seed(seed: int, deal: int) -> int:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import random
 
 from games.bots import doudizhu, gandengyan, gandengyan_search, gongzhu, gongzhu_sampler
-from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.doudizhu.combos import counts_of as doudizhu_counts
 from games.engine.gandengyan.combos import INDEX
@@ -167,13 +166,6 @@ class GanDengYanPerfect:
         # The engine draws from the front of its stock, the search's world from the end.
         joker = gandengyan_search.JOKER
         world.stock = [joker if c in JOKERS else INDEX[c[0]] for c in reversed(data["stock"])]
-        moves = []
-        for action in candidates:
-            if action["type"] == "pass":
-                moves.append(None)
-            else:
-                counts, jokers = gandengyan_counts(action["cards"])
-                moves.append((Combo.from_dict(action["combo"]), counts, jokers))
         worlds = [world]
         if not self.stock:
             worlds = []
@@ -181,18 +173,7 @@ class GanDengYanPerfect:
                 w = world.copy()
                 rng.shuffle(w.stock)
                 worlds.append(w)
-        totals = [0.0] * len(moves)
-        for w0 in worlds:
-            for i, move in enumerate(moves):
-                w = w0.copy()
-                if move is None:
-                    w.pass_(me)
-                    totals[i] += gandengyan_search.playout(w, me)
-                elif w.play(me, *move):
-                    totals[i] += w.score(me, me)
-                else:
-                    totals[i] += gandengyan_search.playout(w, me)
-        return [t / len(worlds) for t in totals]
+        return gandengyan_search.mean_scores(worlds, gandengyan_search.moves_of(candidates), me)
 
 
 def true_counts(game, state) -> list[list[int]]:

@@ -10,6 +10,7 @@ counts only, and is scored by the round's settlement from Hard's seat.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from games.engine.base import Combo
@@ -262,6 +263,13 @@ def values(
     base, pool = root_world(obs)
     if len(pool) != sum(obs["counts"][s] for s in range(obs["seats"]) if s != me) + obs["stock"]:
         return None
+    worlds = (deal_unseen(base, pool, obs, rng) for _ in range(samples))
+    return mean_scores(worlds, moves_of(candidates), me)
+
+
+def moves_of(candidates: list[dict]) -> list:
+    """Each candidate action as the search plays it: None for a pass, else its combo with the
+    rank counts and jokers of its cards."""
     moves = []
     for action in candidates:
         if action["type"] == "pass":
@@ -269,9 +277,16 @@ def values(
         else:
             counts, jokers = counts_of(action["cards"])
             moves.append((Combo.from_dict(action["combo"]), counts, jokers))
-    totals = [0.0] * len(candidates)
-    for _ in range(samples):
-        world = deal_unseen(base, pool, obs, rng)
+    return moves
+
+
+def mean_scores(worlds: Iterable[World], moves: list, me: int) -> list[float]:
+    """Each move's mean score for ``me`` over ``worlds`` (each world copied for every move),
+    the round played out by the greedy policy after it."""
+    totals = [0.0] * len(moves)
+    count = 0
+    for world in worlds:
+        count += 1
         for i, move in enumerate(moves):
             w = world.copy()
             if move is None:
@@ -281,7 +296,7 @@ def values(
                 totals[i] += w.score(me, me)
             else:
                 totals[i] += playout(w, me)
-    return [t / max(1, samples) for t in totals]
+    return [t / max(1, count) for t in totals]
 
 
 def search(obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int) -> dict:

@@ -2,9 +2,10 @@
 
 For each decision Hard deals the unseen cards to the other seats many times, each deal
 consistent with what its seat has seen (the cards played, the voids shown, the exposed cards
-still held, the hand sizes, and 2S with the seat that led a hand its holder opens), plays every candidate card out to the end of the hand in each
-deal with a quick club-player policy for all four seats, and keeps the card with the best
-mean of (own hand score − the others' mean). The budget is a count of deals, not a clock, so
+still held, the hand sizes, and 2S with the seat that led a hand its holder opens), plays
+every candidate card out to the end of the hand in each deal with a quick club-player policy
+for all four seats, and keeps the card with the best mean of (own hand score − the others'
+mean). The budget is a count of deals, not a clock, so
 the same ``rng`` gives the same move on any machine. Exposure is Normal's choice, or none
 with ``exposures=False`` (a benchmark variant: ``botmatch --hero hard:exposures=false``).
 """

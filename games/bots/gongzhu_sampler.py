@@ -4,14 +4,14 @@
 plug-in (``games/bench/gongzhu.py``) names it ``sampler`` for ``botmatch``.
 
 For each decision it deals the unseen cards ``samples`` times consistently with all that its
-observation tells (Hard's ``fixed_cards`` and ``sample_hands``: the cards played, the voids shown, the exposed
-cards still held, the hand sizes; and in a hand led by the holder of 2S, 2S with that seat
-while it is unplayed), rebuilds each deal as an engine state (the hand as dealt, replayed up
-to now), and plays every legal card in every deal out to the end of the hand with Normal for
-all four seats. It keeps the card with the best mean of its own hand score as the engine
-scores it (ties: Normal's own card, then the first legal one). It never exposes. The budget
-is a count of deals and the only randomness is the ``rng`` given, so the same observation and
-seed give the same card on any machine.
+observation tells (Hard's ``fixed_cards`` and ``sample_hands``: the cards played, the voids
+shown, the exposed cards still held, the hand sizes; and in a hand led by the holder of 2S,
+2S with that seat while it is unplayed), rebuilds each deal as an engine state (the hand as
+dealt, replayed up to now), and plays every legal card in every deal out to the end of the
+hand with Normal for all four seats. It keeps the card with the best mean of its own hand
+score as the engine scores it (ties: Normal's own card, then the first legal one). It never
+exposes. The budget is a count of deals and the only randomness is the ``rng`` given, so the
+same observation and seed give the same card on any machine.
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ def hand_card(c, new_label=""):
 def _hand_card(code: str, selected: bool, new: bool, new_label: str, language: str | None):
     c = Card(code)
     return format_html(
-        '<!--region hand-{code}--><button type="button" id="hand-{code}" class="hand__card{sel}{new}"'
-        ' data-card="{code}" role="option" aria-selected="{aria}">{face}'
+        '<!--region hand-{code}--><button type="button" id="hand-{code}"'
+        ' class="hand__card{sel}{new}" data-card="{code}" role="option" aria-selected="{aria}">{face}'
         '<span class="sr-only">{label}{note}</span><span class="sr-only" data-why></span>'
         "</button><!--/region hand-{code}-->",
         code=code,

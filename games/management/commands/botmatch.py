@@ -44,14 +44,7 @@ class Command(BaseCommand):
         name = opts["game"]
         if name not in game_names():
             raise CommandError(f"unknown game {name!r}")
-        names = harness.player_names(name)
         for role in ("hero", "villain"):
-            try:
-                player, _options = harness.split_spec(opts[role])
-            except ValueError as e:
-                raise CommandError(f"{role} {opts[role]!r}: {e}") from None
-            if player not in names:
-                raise CommandError(f"unknown {role} {player!r}: one of {', '.join(names)}")
             try:
                 harness.check_spec(name, opts[role])
             except ValueError as e:
