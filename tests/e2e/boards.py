@@ -4,7 +4,8 @@
 def board_markup(page, leave_out: str = "") -> str:
     """The board as the page shows it, without what a reload rightly differs in: spacing, the
     order of attributes (the page's script sets some in its own order), empty inline styles
-    (the browser driver leaves style="" on inputs it looked at), the page's own marks (synced,
+    (the browser driver leaves style="" on inputs it looked at) and classes (a form the page
+    marked as sending and unmarked keeps class=""), the page's own marks (synced,
     which details the player opened) and the elements ``leave_out`` selects."""
     return page.evaluate(
         """(leaveOut) => {
@@ -14,6 +15,7 @@ def board_markup(page, leave_out: str = "") -> str:
         if (leaveOut) b.querySelectorAll(leaveOut).forEach((e) => e.remove());
         [b, ...b.querySelectorAll('*')].forEach((el) => {
             if (el.getAttribute('style') === '') el.removeAttribute('style');
+            if (el.getAttribute('class') === '') el.removeAttribute('class');
             const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
             attrs.forEach(([n]) => el.removeAttribute(n));
             attrs.forEach(([n, v]) => el.setAttribute(n, v));
