@@ -32,7 +32,11 @@ seats=K)``, played once per seating of its layout:
   a hand's value is the hero's hand score minus the villains' mean.
 - ``pairs`` (an even K): twice, the hero in the even seats and the villain in the odd ones,
   then the other way round; a hand's value is the hero seats' scores added minus the villain
-  seats' scores added (for four seats: the hero's pair minus the villain's pair).
+  seats' scores added (for four seats: the hero's pair minus the villain's pair). Each seat
+  draws from its own random generator, the same one in both hands of a deal (common random
+  numbers, as duplicate bridge deals the same cards): where the two players would decide
+  alike, both hands go alike and cancel, so a deal counts by the decisions that differ
+  (Hard with and without exposures differ only in deals where one would expose).
 
 A deal's value is the mean over its hands; the summary is the mean over deals with a 95%
 interval (normal approximation). Per-deal records are appended to a JSON-lines results file
@@ -183,6 +187,8 @@ class MatchConfig:
         fields = asdict(self)
         if fields["layout"] == "rotate":
             del fields["layout"]  # the keys of runs from before there were layouts
+        else:
+            fields["rng"] = "seat"  # one generator per seat (runs before had one per hand)
         return json.dumps(fields, sort_keys=True)
 
 
@@ -220,8 +226,12 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
     diffs = []
     clocks: dict[str, tuple[list, list]] = {"hero": ([], []), "villain": ([], [])}
     for hero_seats in seatings(config.layout, config.seats):
-        # The rotate layout's seed of a hand, as before there were layouts.
-        rng = random.Random(f"{seed}:{':'.join(map(str, hero_seats))}")
+        if config.layout == "rotate":
+            # The rotate layout's seed of a hand, as before there were layouts.
+            rng = random.Random(f"{seed}:{':'.join(map(str, hero_seats))}")
+            rngs = [rng] * config.seats
+        else:
+            rngs = [random.Random(f"{seed}:seat:{seat}") for seat in range(config.seats)]
         state = game.new_match(seed=seed, seats=config.seats)
         while not game.hand_over(state):
             movers = game.to_move(state)
@@ -233,9 +243,9 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
                 observation = None if sees_all else game.observation(state, seat)
                 start, start_cpu = time.perf_counter(), time.process_time()
                 if sees_all:
-                    action = bot.act_seeing_all(game, state, seat, legal, rng)
+                    action = bot.act_seeing_all(game, state, seat, legal, rngs[seat])
                 else:
-                    action = bot.act(observation, legal, rng)
+                    action = bot.act(observation, legal, rngs[seat])
                 clocks[role][0].append(time.perf_counter() - start)
                 clocks[role][1].append(time.process_time() - start_cpu)
                 state = game.apply(state, seat, action)

@@ -120,6 +120,7 @@ def test_a_run_of_the_rotate_layout_keeps_its_key():
     assert "layout" not in json.loads(config.key())
     pairs = harness.MatchConfig("gongzhu", "normal", "easy", 4, 1, layout="pairs")
     assert json.loads(pairs.key())["layout"] == "pairs"
+    assert json.loads(pairs.key())["rng"] == "seat"  # never mixed with the older pairs runs
     assert harness.seatings("rotate", 4) == [(0,), (1,), (2,), (3,)]
     assert harness.seatings("pairs", 4) == [(0, 2), (1, 3)]
     with pytest.raises(ValueError):
@@ -133,6 +134,17 @@ def test_the_pairs_layout_swaps_the_pairs_and_scores_pair_against_pair():
         first, second = record["diffs"]
         assert first == -second
         assert len(record["times_ms"]) == len(record["villain_ms"]) == 2 * 2 * 14
+
+
+def test_the_pairs_layout_gives_each_seat_the_same_generator_in_both_hands():
+    # Players that draw on their generator decide alike in both hands of a deal when they
+    # are alike: the deal is played twice the same way, whoever is the hero, and cancels.
+    # (With one generator per hand, as before, random players played two different hands.)
+    for player in ("random", "hard:samples=2"):
+        config = harness.MatchConfig("gongzhu", player, player, 4, 3, layout="pairs")
+        records = harness.run_match(config, 3)
+        assert all(r["diffs"][0] == -r["diffs"][1] for r in records)
+        assert any(r["diffs"][0] for r in records)
 
 
 def test_botmatch_pairs_layout_with_the_sampler_resumes_from_its_results_file(tmp_path):
