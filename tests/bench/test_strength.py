@@ -121,3 +121,20 @@ def test_the_page_shows_the_matches_against_outside_programs(client, against_out
     row = page[page.index(words) :]
     assert re.search(r'<th scope="row">Normal</th>\s*<td class="num nowrap"><strong>' + won, row)
     assert "manage.py rlcardmatch --level normal --seed 4 --deals 6" in page
+
+
+def test_update_replaces_only_the_rows_measured_again(measured, tmp_path):
+    data, _figures = measured
+    out = tmp_path / "strength.json"
+    other = {**data["rows"][0], "game": "gandengyan", "seats": 2, "mean": 9.9}
+    outside = {"level": "hard", "won": 77.4, "command": "manage.py rlcardmatch --level hard"}
+    out.write_text(json.dumps({**data, "rows": [other, *data["rows"]], "outside": [outside]}))
+    again = tmp_path / "again.jsonl"
+    config = MatchConfig(game="gongzhu", hero="normal", villain="easy", seats=4, seed=5)
+    run_match(config, deals=2, jobs=1, results=str(again))
+    call_command("strength", str(again), out=str(out), update=True)
+    updated = json.loads(out.read_text())
+    assert [(r["game"], r["deals"]) for r in updated["rows"]] == [("gandengyan", 4), ("gongzhu", 2)]
+    assert updated["rows"][0]["mean"] == 9.9 and updated["outside"] == [outside]
+    call_command("strength", str(again), out=str(out))  # without --update: these runs alone
+    assert [r["game"] for r in json.loads(out.read_text())["rows"]] == ["gongzhu"]

@@ -2,6 +2,7 @@
 
     manage.py strength                              # bench-results/*.jsonl -> games/strength.json
     manage.py strength results/a.jsonl results/b.jsonl --out games/strength.json
+    manage.py strength --update bench-results/gdy-hard-2.jsonl  # those rows only, the rest kept
 
 Each botmatch run in the files (a game, two levels, seats and seed) becomes one row of the
 ladder: the stronger level's points per hand against the weaker, its 95% interval, the hands
@@ -94,6 +95,21 @@ def outside_from(paths: list[str]) -> list[dict]:
     return sorted(rows, key=lambda r: _step(r["level"]))
 
 
+def _updated(old: dict, rows: list[dict], outside: list[dict]) -> tuple[list, list]:
+    """The file's rows with those measured again replaced (a ladder row is its game, its two
+    levels and its seats; a row against an outside program is its level)."""
+
+    def ladder_key(row: dict) -> tuple:
+        return (row["game"], row["hero"], row["villain"], row["seats"])
+
+    new = {ladder_key(r) for r in rows}
+    kept = [r for r in old.get("rows", []) if ladder_key(r) not in new]
+    ladder = sorted([*kept, *rows], key=lambda r: (r["game"], r["seats"], _step(r["hero"])))
+    levels = {r["level"] for r in outside}
+    others = [r for r in old.get("outside", []) if r["level"] not in levels]
+    return ladder, sorted([*others, *outside], key=lambda r: _step(r["level"]))
+
+
 def _percent(name: str, interval: tuple) -> dict:
     mean, low, high = interval
     return {
@@ -118,6 +134,11 @@ class Command(BaseCommand):
             "files", nargs="*", help="results files (default bench-results/*.jsonl)"
         )
         parser.add_argument("--out", default=str(DEFAULT_OUT))
+        parser.add_argument(
+            "--update",
+            action="store_true",
+            help="replace only the rows these files measure again, keeping the file's others",
+        )
 
     def handle(self, *args, **opts):
         paths = opts["files"] or sorted(
@@ -127,6 +148,8 @@ class Command(BaseCommand):
             raise CommandError("no results files: run botmatch with --results first")
         rows = rows_from(paths)
         outside = outside_from(paths)
+        if opts["update"] and Path(opts["out"]).exists():
+            rows, outside = _updated(json.loads(Path(opts["out"]).read_text()), rows, outside)
         data = {"measured": date.today().isoformat(), "rows": rows, "outside": outside}
         Path(opts["out"]).write_text(json.dumps(data, indent=1) + "\n")
         self.stdout.write(
