@@ -275,3 +275,24 @@ def test_unpaced_bots_reply_in_the_players_transaction(table, owner):
     logged = ActionLog.objects.filter(table=table, seq__gt=version).order_by("seq")
     assert [log.seq for log in logged] == list(range(version + 1, table.version + 1))
     assert [log.by_computer for log in logged] == [False] + [True] * (moves - 1)
+
+
+def test_a_tables_reads_keep_its_people_a_moment_and_forget_one_who_changes(table, owner):
+    from cardsite.accounts.models import profile_for
+    from games.summary import summarize
+
+    services._PEOPLE.clear()
+    with CaptureQueriesContext(connection) as first:
+        services.get_table(table.code)
+    with CaptureQueriesContext(connection) as again:
+        read = services.get_table(table.code)
+    assert len(again.captured_queries) == len(first.captured_queries) - 1  # no people read
+    assert summarize(read).seats[0].name == "ren"
+    profile = profile_for(owner)
+    profile.display_name = "Mei"
+    profile.save()  # forgotten at once: the next read shows the new name
+    assert summarize(services.get_table(table.code)).seats[0].name == "Mei"
+    services._PEOPLE[owner.pk] = (-1e9, services._PEOPLE[owner.pk][1])  # as if long ago
+    with CaptureQueriesContext(connection) as stale:
+        services.get_table(table.code)
+    assert len(stale.captured_queries) == len(first.captured_queries)  # read again
