@@ -8,6 +8,9 @@ for all four seats, and keeps the card with the best mean of (own hand score −
 mean). The budget is a count of deals, not a clock, so
 the same ``rng`` gives the same move on any machine. Exposure is Normal's choice, or none
 with ``exposures=False`` (a benchmark variant: ``botmatch --hero hard:exposures=false``).
+``plays`` (off by default; a benchmark variant) is a second count, of cards played out per
+decision: with it Hard samples more deals where each costs little (few candidates, few cards
+left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as many.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ SEATS = 4
 POINTS = {**HEART_VALUES, PIG: -100, "JD": 100}
 DISCARD_ORDER = ("QS", "AH", "KH", "QH", "AS", "KS", "JH", "TH")
 DEFAULT_SAMPLES = 80
+MAX_SAMPLES_FACTOR = 8
 LOWEST_SPADE = "2S"
 
 
@@ -215,11 +219,21 @@ class HardBot:
         samples: int = DEFAULT_SAMPLES,
         budget: int | None = None,
         exposures: bool = True,
+        plays: int = 0,
         **options,
     ):
         # ``budget`` is the bench harness's generic name for the same count.
         self.samples = max(1, int(budget if budget is not None else samples))
         self.exposures = bool(exposures)
+        self.plays = max(0, int(plays))
+
+    def deals(self, observation: dict, cards: list[str]) -> int:
+        """How many deals to sample: ``samples``, or with a ``plays`` budget as many as it
+        pays for (each deal costs a playout per candidate card, of the cards still held)."""
+        if not self.plays:
+            return self.samples
+        cost = len(cards) * max(1, sum(observation.get("hand_sizes") or [13] * SEATS))
+        return max(self.samples, min(self.plays // cost, MAX_SAMPLES_FACTOR * self.samples))
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if not self.exposures and legal_actions[0]["type"] == "expose":
@@ -230,7 +244,7 @@ class HardBot:
         if len(options) == 1:
             return options[0]
         cards = [a["card"] for a in options]
-        _own, ahead = _totals(observation, cards, rng, self.samples)
+        _own, ahead = _totals(observation, cards, rng, self.deals(observation, cards))
         choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
 
