@@ -7,7 +7,8 @@ Each bot sees the observation, the legal actions and a ``random.Random``; never 
   bomb for control, does not sit on jokers, thinks twice before a bomb with a big hand and
   watches the opponents' card counts. ``hint`` is Normal's choice.
 - Hard samples the unseen cards (the opponents' hands and the stock) consistent with what
-  its seat has seen and plays each candidate out (``games/bots/gandengyan_search.py``).
+  its seat has seen, and with what Normal would have played in the opponents' places, and
+  plays each candidate out as Normal would (``games/bots/gandengyan_search.py``).
 """
 
 from __future__ import annotations
@@ -172,8 +173,11 @@ def hint(observation: dict, legal_actions: list[Action]) -> Action:
 # --- Hard -----------------------------------------------------------------------------
 
 
-# Hard's budget: sampled deals per decision, each playing out every candidate. Measured with
-# botmatch: a decision's CPU time p95 stays near 20-40 ms, far under the 300 ms allowed.
+# Hard's budget: sampled deals per decision, each playing out every candidate, by the number
+# of seats (about the same work whatever the table's size: a playout at four seats costs
+# about twice one at two); HARD_SAMPLES for any other table. Measured with botmatch against
+# Normal (issue #15): a decision's CPU time p95 stays near 80 ms, its maximum under 0.5 s.
+SAMPLES_BY_SEATS = {2: 48, 3: 32, 4: 24}
 HARD_SAMPLES = 16
 
 
@@ -182,21 +186,52 @@ class HardBot:
     candidate is played out to the end of the round; the best mean score wins. The budget
     is counted in samples and playouts, never in time, so a seed fixes the move:
     ``samples`` deals × at most ``candidates`` + 1 playouts per decision (``budget``, as
-    ``botmatch --budget`` passes it, is another name for ``samples``)."""
+    ``botmatch --budget`` passes it, is another name for ``samples``; 0, the default, takes
+    the number from ``SAMPLES_BY_SEATS``).
 
-    def __init__(self, samples: int = HARD_SAMPLES, candidates: int = 6, budget: int | None = None):
+    Options:
+
+    - ``rollout``: who plays the rounds out: ``normal`` (every seat as Normal plays, the
+      default), ``greedy`` (a fast greedy for every seat, Hard before issue #15) or
+      ``mixed`` (the opponents as Normal, Hard's seat greedily).
+    - ``infer``: keep to deals in which Normal would have made the opponents' decisions of
+      the last ``infer`` tricks (2 by default; 0: any deal), trying up to ``tries`` deals
+      for each sample. Two tricks back is exact: the one card an opponent drew between them
+      may be any card of its hand.
+
+    Hard before issue #15 is ``hard:samples=16,rollout=greedy,infer=0``.
+    """
+
+    def __init__(
+        self,
+        samples: int = 0,
+        candidates: int = 6,
+        budget: int | None = None,
+        rollout: str = "normal",
+        infer: int = 2,
+        tries: int = 8,
+    ):
+        from games.bots.gandengyan_search import POLICIES
+
+        if rollout not in POLICIES:
+            raise ValueError(f"rollout is one of {', '.join(POLICIES)}, not {rollout!r}")
         self.samples = budget if budget is not None else samples
         self.candidates = candidates
+        self.rollout = rollout
+        self.infer = infer
+        self.tries = max(1, tries)
 
     def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
-        from games.bots.gandengyan_search import search
-
         candidates = self.shortlist(observation, legal_actions)
         if candidates is None:
             return legal_actions[0]
         if len(candidates) == 1:
             return candidates[0]
-        return search(observation, candidates, rng, self.samples)
+        totals = self.evaluate(observation, candidates, rng)
+        if totals is None:
+            return candidates[0]  # an observation that does not add up: trust the heuristics
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
 
     def shortlist(self, observation: dict, legal_actions: list[Action]) -> list[Action] | None:
         """The plays Hard weighs (Normal's best few, and passing where allowed), or None
@@ -225,7 +260,15 @@ class HardBot:
         sampled deals of the unseen cards (None: an observation that does not add up)."""
         from games.bots.gandengyan_search import values
 
-        return values(observation, actions, rng, samples or self.samples)
+        return values(
+            observation,
+            actions,
+            rng,
+            samples or self.samples or SAMPLES_BY_SEATS.get(observation["seats"], HARD_SAMPLES),
+            self.rollout,
+            self.infer,
+            self.tries,
+        )
 
 
 BOTS = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}

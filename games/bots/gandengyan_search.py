@@ -5,6 +5,11 @@ The unseen cards are those neither in Hard's hand nor played this round (the obs
 table shows, and the stock, at its size. Every candidate then plays out the same sampled
 deal (common random numbers) with a fast greedy policy for all seats, working on rank
 counts only, and is scored by the round's settlement from Hard's seat.
+
+Two refinements, each an option of Hard's: the round can be played out by Normal's own
+policy on rank counts (``normal_choice``, the same choices as ``NormalBot``) for every seat
+or for the opponents only; and the sampled deals can be kept to those in which Normal would
+have made the opponents' decisions of the last tricks (``checks``, ``deal_fitting``).
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ from games.engine.gandengyan.scoring import CAP
 
 JOKER = 13  # a joker in a sampled stock
 MAX_STEPS = 400
+# Inference's effort per sampled deal, in cards of the hands Normal is asked about: a few
+# tries at reading two or three decisions of hands of five or six cards.
+INFER_CARDS = 60
 
 
 class World:
@@ -200,10 +208,122 @@ def follow(w: World, seat: int) -> tuple[Combo, Any, int] | None:
     return None
 
 
-def playout(w: World, me: int) -> int:
+# --- Normal's policy on rank counts ------------------------------------------------------
+
+_PLAN: dict[tuple, float] = {}
+
+
+def plan_cost(counts: list[int], jokers: int) -> float:
+    """Normal's ``plan_cost``, remembered by hand (a pure function of the counts)."""
+    key = (*counts, jokers)
+    cost = _PLAN.get(key)
+    if cost is None:
+        if len(_PLAN) > 500_000:
+            _PLAN.clear()
+        from games.bots.gandengyan import plan_cost as cost_of
+
+        cost = _PLAN[key] = cost_of(counts, jokers)
+    return cost
+
+
+def normal_value(
+    c: list[int], j: int, table: Combo | None, threat: int, stock: int, play: tuple
+) -> float:
+    """Normal's ``score_play`` for a play from rank counts ``c`` and ``j`` jokers, with the
+    table, the fewest cards an opponent holds and the stock's size as the seat sees them."""
+    combo, used, used_jokers = play
+    left = list(c)
+    n_cards = used_jokers
+    for r, k in used:
+        left[r] -= k
+        n_cards += k
+    left_jokers = j - used_jokers
+    n_left = sum(left) + left_jokers
+    if n_left == 0:
+        return 1000.0
+    value = -plan_cost(left, left_jokers) * 10 + n_cards * 1.5
+    kind = combo.kind
+    low = INDEX.get(combo.low, 13) if combo.low else 14
+    if kind in (BOMB, JOKER_BOMB):
+        value -= 18 if n_left > 7 else 6
+        if threat <= 2:
+            value += 14
+        if n_left <= 3:
+            value += 10
+    elif low == TWO or left[TWO] < c[TWO]:
+        value -= 7 if threat > 2 and n_left > 3 else 0
+    else:
+        value -= low * 0.25
+    if used_jokers:
+        value += 2.5 if stock < 6 or n_left <= 5 else 0.5
+    if kind in (SINGLE, PAIR) and table is None and threat <= combo.count:
+        value -= 8 - low * 0.5
+    return value
+
+
+_CHOICE: dict[tuple, Any] = {}
+
+
+def normal_choice(
+    c: list[int], j: int, table: Combo | None, threat: int, stock: int
+) -> tuple[Combo, Any, int] | None:
+    """What Normal would do holding rank counts ``c`` and ``j`` jokers (None: pass): its
+    best-valued play when leading (the last of equals, as Normal breaks ties); when
+    following, that play only if it is worth more than keeping the hand. Remembered by
+    what it depends on: the hand, the table, the threat up to 3 cards, a stock under 6."""
+    key = (*c, j, table, min(threat, 3), stock < 6)
+    move = _CHOICE.get(key, _CHOICE)
+    if move is _CHOICE:
+        if len(_CHOICE) > 200_000:
+            _CHOICE.clear()
+        move = _CHOICE[key] = _normal_choice(c, j, table, threat, stock)
+    return move
+
+
+def _normal_choice(
+    c: list[int], j: int, table: Combo | None, threat: int, stock: int
+) -> tuple[Combo, Any, int] | None:
+    if table is None:
+        if not any(c):
+            rank = "BJ"  # the lone last joker on an empty stock
+            return Combo(SINGLE, rank, rank, 1), (), 1
+        plays = lead_plays(c, j)
+    else:
+        plays = follow_plays(c, j, table)
+        if not plays:
+            return None
+    best, best_value = None, None
+    for p in plays:
+        value = normal_value(c, j, table, threat, stock, p)
+        if best_value is None or value >= best_value:
+            best, best_value = p, value
+    if table is None or threat <= 1 or best_value >= -plan_cost(c, j) * 10:
+        return best
+    return None
+
+
+def normal_move(w: World, seat: int) -> tuple[Combo, Any, int] | None:
+    """What Normal would do in the seat's place in the world (None: pass)."""
+    return normal_choice(w.counts[seat], w.jokers[seat], w.table, w.threat(seat), len(w.stock))
+
+
+def greedy_move(w: World, seat: int) -> tuple[Combo, Any, int] | None:
+    return lead(w, seat) if w.table is None else follow(w, seat)
+
+
+POLICIES = ("greedy", "normal", "mixed")
+
+
+def playout(w: World, me: int, policy: str = "greedy") -> int:
+    """The round played out from ``w``: every seat by the fast greedy (``greedy``), every
+    seat as Normal plays (``normal``), or the opponents as Normal and ``me`` greedily
+    (``mixed``); the settlement from ``me``'s seat (0 if it runs past ``MAX_STEPS``)."""
     for _ in range(MAX_STEPS):
         seat = w.turn
-        move = lead(w, seat) if w.table is None else follow(w, seat)
+        if policy == "greedy" or (policy == "mixed" and seat == me):
+            move = lead(w, seat) if w.table is None else follow(w, seat)
+        else:
+            move = normal_move(w, seat)
         if move is None:
             w.pass_(seat)
         elif w.play(seat, *move):
@@ -254,17 +374,193 @@ def deal_unseen(base: World, pool: list[int], obs: dict[str, Any], rng: random.R
     return w
 
 
+# --- reading the opponents' decisions ----------------------------------------------------
+
+
+class Check:
+    """One opponent decision seen this round, as it can be replayed on a sampled hand: the
+    seat, what it saw (the table, the fewest cards another seat held, the stock's size),
+    what it did (None for a pass, else its combo with rank counts and jokers), and what has
+    happened to its hand since (the cards it played, the cards it drew)."""
+
+    __slots__ = ("seat", "table", "threat", "stock", "did", "played", "jokers", "drawn")
+
+
+def checks(obs: dict[str, Any], tricks: int) -> list[Check]:
+    """The opponents' decisions in the last ``tricks`` tricks of the round (the current one
+    included), newest first; none when the log does not add up to the table's card counts."""
+    n, me = obs["seats"], obs["seat"]
+    dealer = obs.get("dealer", 0)
+    sizes = [6 if s == dealer else 5 for s in range(n)]
+    stock = 54 - sum(sizes)
+    table = None
+    trick = 0
+    seen: list[tuple[int, int, dict, Combo | None, list[int], int]] = []
+    for e in obs["log"]:
+        kind = e["type"]
+        if kind in ("play", "pass") and e["seat"] != me:
+            s = e["seat"]
+            threat = min(sizes[o] for o in range(n) if o != s)
+            seen.append((trick, s, e, table, threat, stock))
+        if kind == "play":
+            sizes[e["seat"]] -= len(e["cards"])
+            table = Combo.from_dict(e["combo"])
+        elif kind == "trick_won":
+            table = None
+            trick += 1
+        elif kind == "draw":
+            sizes[e["seat"]] += e["count"]
+            stock -= e["count"]
+    if sizes != list(obs["counts"]) or stock != obs["stock"]:
+        return []
+    out: list[Check] = []
+    played = [[0] * 13 for _ in range(n)]
+    jokers = [0] * n
+    drawn = [0] * n
+    log = obs["log"]
+    k = len(log)
+    for t, s, e, table, threat, stock in reversed(seen):
+        if t <= trick - tricks:
+            break
+        # What the seat has played and drawn since (this decision's own play included).
+        while k > 0 and log[k - 1] is not e:
+            k -= 1
+            later = log[k]
+            if later["type"] == "draw":
+                drawn[later["seat"]] += later["count"]
+            elif later["type"] == "play":
+                c, j = counts_of(later["cards"])
+                for r in range(13):
+                    played[later["seat"]][r] += c[r]
+                jokers[later["seat"]] += j
+        ck = Check()
+        ck.seat, ck.table, ck.threat, ck.stock = s, table, threat, stock
+        if e["type"] == "pass":
+            ck.did = None
+        else:
+            c, j = counts_of(e["cards"])
+            ck.did = (Combo.from_dict(e["combo"]), c, j)
+            for r in range(13):
+                played[s][r] += c[r]
+            jokers[s] += j
+        k -= 1  # this decision's own entry
+        ck.played, ck.jokers, ck.drawn = list(played[s]), jokers[s], drawn[s]
+        out.append(ck)
+    return out
+
+
+class Effort:
+    """What inference may still spend on one decision, in cards of the hands Normal is asked
+    about (a count, so a seed fixes the decision; a big hand costs more to read)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, cards: int):
+        self.left = cards
+
+
+def agrees(w: World, ck: Check, rng: random.Random, effort: Effort | None = None) -> bool:
+    """Whether Normal, holding in ``w`` what the seat held then (its cards now, plus what it
+    played since, less the cards it drew since), does what it did. One card drawn since: any
+    card of the hand may be it; more: as many cards taken at random. Each question asked of
+    Normal is charged to ``effort``; with none left, the answer is yes."""
+    c = [a + b for a, b in zip(w.counts[ck.seat], ck.played, strict=True)]
+    j = w.jokers[ck.seat] + ck.jokers
+    if ck.drawn == 1:
+        for r in range(14):
+            if r < 13 and c[r]:
+                c[r] -= 1
+                fits = _does(ck, c, j, effort)
+                c[r] += 1
+            elif r == 13 and j:
+                fits = _does(ck, c, j - 1, effort)
+            else:
+                continue
+            if fits:
+                return True
+        return False
+    for _ in range(ck.drawn):
+        pick = rng.randrange(sum(c) + j)
+        if pick >= sum(c):
+            j -= 1
+            continue
+        for r in range(13):
+            if pick < c[r]:
+                c[r] -= 1
+                break
+            pick -= c[r]
+    return _does(ck, c, j, effort)
+
+
+def _does(ck: Check, c: list[int], j: int, effort: Effort | None) -> bool:
+    if effort is not None:
+        if effort.left <= 0:
+            return True
+        effort.left -= sum(c) + j
+    move = normal_choice(c, j, ck.table, ck.threat, ck.stock)
+    if move is None or ck.did is None:
+        return move is None and ck.did is None
+    combo, used, used_jokers = move
+    did, did_counts, did_jokers = ck.did
+    if (combo.kind, combo.low, combo.count) != (did.kind, did.low, did.count):
+        return False
+    mine = [0] * 13
+    for r, k in used:
+        mine[r] += k
+    return used_jokers == did_jokers and mine == did_counts
+
+
+def deal_fitting(
+    base: World,
+    pool: list[int],
+    obs: dict[str, Any],
+    rng: random.Random,
+    seen: list[Check],
+    tries: int,
+    effort: Effort | None = None,
+) -> World:
+    """A deal of the unseen cards in which Normal would have made the opponents' recent
+    decisions: the first of ``tries`` deals that fits them all, else the one that fits the
+    most of the newest (the checks are read newest first, up to the first misfit)."""
+    best, best_fit = None, -1
+    for _ in range(tries):
+        w = deal_unseen(base, pool, obs, rng)
+        fit = 0
+        for ck in seen:
+            if not agrees(w, ck, rng, effort):
+                break
+            fit += 1
+        if fit == len(seen):
+            return w
+        if fit > best_fit:
+            best, best_fit = w, fit
+    return best
+
+
 def values(
-    obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int
+    obs: dict[str, Any],
+    candidates: list[dict],
+    rng: random.Random,
+    samples: int,
+    policy: str = "greedy",
+    infer: int = 0,
+    tries: int = 8,
 ) -> list[float] | None:
     """Each candidate's mean score for this seat over ``samples`` deals of the unseen cards
-    (the same deals for every candidate), or None for an observation that does not add up."""
+    (the same deals for every candidate), or None for an observation that does not add up.
+    The rounds are played out by ``policy`` (``playout``); with ``infer``, each deal is the
+    first of ``tries`` that fits the opponents' decisions of the last ``infer`` tricks."""
     me = obs["seat"]
     base, pool = root_world(obs)
     if len(pool) != sum(obs["counts"][s] for s in range(obs["seats"]) if s != me) + obs["stock"]:
         return None
-    worlds = (deal_unseen(base, pool, obs, rng) for _ in range(samples))
-    return mean_scores(worlds, moves_of(candidates), me)
+    seen = checks(obs, infer) if infer else []
+    if seen:
+        effort = Effort(INFER_CARDS * samples)
+        worlds = (deal_fitting(base, pool, obs, rng, seen, tries, effort) for _ in range(samples))
+    else:
+        worlds = (deal_unseen(base, pool, obs, rng) for _ in range(samples))
+    return mean_scores(worlds, moves_of(candidates), me, policy)
 
 
 def moves_of(candidates: list[dict]) -> list:
@@ -280,9 +576,11 @@ def moves_of(candidates: list[dict]) -> list:
     return moves
 
 
-def mean_scores(worlds: Iterable[World], moves: list, me: int) -> list[float]:
+def mean_scores(
+    worlds: Iterable[World], moves: list, me: int, policy: str = "greedy"
+) -> list[float]:
     """Each move's mean score for ``me`` over ``worlds`` (each world copied for every move),
-    the round played out by the greedy policy after it."""
+    the round played out by ``policy`` after it (``playout``)."""
     totals = [0.0] * len(moves)
     count = 0
     for world in worlds:
@@ -291,17 +589,9 @@ def mean_scores(worlds: Iterable[World], moves: list, me: int) -> list[float]:
             w = world.copy()
             if move is None:
                 w.pass_(me)
-                totals[i] += playout(w, me)
+                totals[i] += playout(w, me, policy)
             elif w.play(me, *move):
                 totals[i] += w.score(me, me)
             else:
-                totals[i] += playout(w, me)
+                totals[i] += playout(w, me, policy)
     return [t / max(1, count) for t in totals]
-
-
-def search(obs: dict[str, Any], candidates: list[dict], rng: random.Random, samples: int) -> dict:
-    totals = values(obs, candidates, rng, samples)
-    if totals is None:
-        return candidates[0]  # an observation that does not add up: trust the heuristics
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
