@@ -112,16 +112,43 @@ class EasyBot:
 
 def score_play(obs: dict[str, Any], counts: list[int], jokers: int, action: Action) -> float:
     """Normal's value of making this play now (higher is better). When following, the
-    caller weighs it against keeping the hand as it is (``-plan_cost × 10``)."""
+    caller weighs it against keeping the hand as it is (``worth_following``)."""
     combo, used, used_jokers = parse(action)
     left = [a - b for a, b in zip(counts, used, strict=True)]
-    left_jokers = jokers - used_jokers
+    return play_value(
+        left,
+        jokers - used_jokers,
+        len(action["cards"]),
+        combo,
+        bool(used[TWO]),
+        used_jokers,
+        danger(obs),
+        obs["stock"],
+        obs["table"] is None,
+    )
+
+
+def play_value(
+    left: list[int],
+    left_jokers: int,
+    n_cards: int,
+    combo: Combo,
+    uses_two: bool,
+    used_jokers: int,
+    threat: int,
+    stock: int,
+    leading: bool,
+    cost=plan_cost,
+) -> float:
+    """``score_play`` from rank counts: the hand ``left`` after a play of ``n_cards`` cards
+    (``uses_two``: a 2 among them), the fewest cards an opponent holds, the stock's size,
+    whether the seat leads; ``cost`` is ``plan_cost`` or a remembered copy of it (Hard's
+    playouts, ``games.bots.gandengyan_search``)."""
     n_left = sum(left) + left_jokers
     if n_left == 0:
         return 1000.0
-    threat = danger(obs)
     big_hand = n_left > 7
-    value = -plan_cost(left, left_jokers) * 10 + len(action["cards"]) * 1.5
+    value = -cost(left, left_jokers) * 10 + n_cards * 1.5
     low = rank_of_combo(combo)
     if combo.kind in CONTROL:
         # Every bomb doubles the stake for the whole table, the bomber's own loss included.
@@ -130,17 +157,23 @@ def score_play(obs: dict[str, Any], counts: list[int], jokers: int, action: Acti
             value += 14
         if n_left <= 3:
             value += 10
-    elif combo.low == "2" or used[TWO]:
+    elif combo.low == "2" or uses_two:
         value -= 7 if threat > 2 and n_left > 3 else 0  # a 2 held back is a trick won later
     else:
         value -= low * 0.25  # shed low cards first; high ones are harder to follow
     if used_jokers:
         # Don't sit on a joker (each one doubles the loss), but don't waste one either.
-        value += 2.5 if obs["stock"] < 6 or n_left <= 5 else 0.5
-    if combo.kind in ("single", "pair") and obs["table"] is None and threat <= combo.count:
+        value += 2.5 if stock < 6 or n_left <= 5 else 0.5
+    if combo.kind in ("single", "pair") and leading and threat <= combo.count:
         # An opponent about to go out on exactly this shape: lead it only high.
         value -= 8 - low * 0.5
     return value
+
+
+def worth_following(best: float, counts: list[int], jokers: int, threat: int, cost=plan_cost):
+    """Following: Normal plays its best play only if it does not cost more than it gains
+    (against keeping the hand, ``-plan_cost × 10``), or when an opponent is about to go out."""
+    return best >= -cost(counts, jokers) * 10 or threat <= 1
 
 
 class NormalBot:
@@ -155,9 +188,7 @@ class NormalBot:
         best, i = max(scored)
         if observation["table"] is None:
             return plays[i]
-        # Following: play only if it does not cost more than it gains.
-        keep = -plan_cost(counts, jokers) * 10
-        if best >= keep or danger(observation) <= 1:
+        if worth_following(best, counts, jokers, danger(observation)):
             return plays[i]
         return {"type": "pass"}
 

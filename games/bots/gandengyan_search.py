@@ -18,6 +18,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from games.bots.gandengyan import plan_cost as normal_plan_cost
+from games.bots.gandengyan import play_value, worth_following
 from games.engine.base import Combo
 from games.engine.gandengyan.combos import (
     ACE,
@@ -220,9 +222,7 @@ def plan_cost(counts: list[int], jokers: int) -> float:
     if cost is None:
         if len(_PLAN) > 500_000:
             _PLAN.clear()
-        from games.bots.gandengyan import plan_cost as cost_of
-
-        cost = _PLAN[key] = cost_of(counts, jokers)
+        cost = _PLAN[key] = normal_plan_cost(counts, jokers)
     return cost
 
 
@@ -237,28 +237,19 @@ def normal_value(
     for r, k in used:
         left[r] -= k
         n_cards += k
-    left_jokers = j - used_jokers
-    n_left = sum(left) + left_jokers
-    if n_left == 0:
-        return 1000.0
-    value = -plan_cost(left, left_jokers) * 10 + n_cards * 1.5
-    kind = combo.kind
-    low = INDEX.get(combo.low, 13) if combo.low else 14
-    if kind in (BOMB, JOKER_BOMB):
-        value -= 18 if n_left > 7 else 6
-        if threat <= 2:
-            value += 14
-        if n_left <= 3:
-            value += 10
-    elif low == TWO or left[TWO] < c[TWO]:
-        value -= 7 if threat > 2 and n_left > 3 else 0
-    else:
-        value -= low * 0.25
-    if used_jokers:
-        value += 2.5 if stock < 6 or n_left <= 5 else 0.5
-    if kind in (SINGLE, PAIR) and table is None and threat <= combo.count:
-        value -= 8 - low * 0.5
-    return value
+    uses_two = left[TWO] < c[TWO]
+    return play_value(
+        left,
+        j - used_jokers,
+        n_cards,
+        combo,
+        uses_two,
+        used_jokers,
+        threat,
+        stock,
+        table is None,
+        plan_cost,
+    )
 
 
 _CHOICE: dict[tuple, Any] = {}
@@ -297,7 +288,7 @@ def _normal_choice(
         value = normal_value(c, j, table, threat, stock, p)
         if best_value is None or value >= best_value:
             best, best_value = p, value
-    if table is None or threat <= 1 or best_value >= -plan_cost(c, j) * 10:
+    if table is None or worth_following(best_value, c, j, threat, plan_cost):
         return best
     return None
 
