@@ -28,7 +28,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Prefetch
-from django.db.models.signals import post_delete, post_save
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
@@ -112,7 +111,7 @@ def _read_seats(table: Table) -> None:
 
 # The people seated at tables with their profiles, as this process last read them: a
 # table's reads take them from here for a few seconds instead of joining them in every time.
-# A change saved in this process forgets its person at once (``_forget_person``); one saved
+# A change saved in this process forgets its person at once (``forget_person``); one saved
 # by another process shows here within PEOPLE_SECONDS. Only ever read, never changed.
 _PEOPLE: OrderedDict[int, tuple[float, object]] = OrderedDict()
 _PEOPLE_LOCK = threading.Lock()
@@ -144,21 +143,11 @@ def _people(ids: set[int]) -> dict[int, object]:
     return found
 
 
-def _forget_person(sender, instance, **kwargs) -> None:
-    pk = instance.pk if sender is get_user_model() else getattr(instance, "user_id", None)
+def forget_person(user_id) -> None:
+    """A person or profile saved or deleted in this process: read them again next time
+    (connected in ``GamesConfig.ready``)."""
     with _PEOPLE_LOCK:
-        _PEOPLE.pop(pk, None)
-
-
-def _forget_people_on_change() -> None:
-    user_model = get_user_model()
-    profile_model = user_model._meta.get_field("profile").related_model
-    for model in (user_model, profile_model):
-        for signal in (post_save, post_delete):
-            signal.connect(_forget_person, sender=model, dispatch_uid=f"forget-person-{model}")
-
-
-_forget_people_on_change()
+        _PEOPLE.pop(user_id, None)
 
 
 def _attach_seats(table: Table, seats) -> None:
@@ -752,16 +741,13 @@ def _save_log(table: Table) -> None:
             for line in unsaved
         ]
         with connection.cursor() as cursor:
-            if len(rows) == 1:
-                cursor.execute(sql, rows[0])
-            else:
-                cursor.executemany(sql, rows)
+            cursor.executemany(sql, rows)
 
 
 @functools.cache
 def _log_insert() -> tuple[str, tuple]:
     """The insert of a log line as Django compiles it (once per process, like ``_sql``; a
-    transaction's lines go in one call) and the fields its values are, in order:
+    transaction's lines go in one ``executemany``) and the fields its values are, in order:
     ``bulk_create`` compiled it again on every move."""
     fields = tuple(f for f in ActionLog._meta.concrete_fields if not f.primary_key)
     query = InsertQuery(ActionLog)
