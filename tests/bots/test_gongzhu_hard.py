@@ -8,9 +8,9 @@ import random
 import pytest
 
 from games.bots import get_bot
-from games.bots.gongzhu import hint
 from games.bots.gongzhu_hard import HardBot
 from games.engine import get_game
+from tests.bots.test_gongzhu_sampler import positions as sampler_positions
 
 game = get_game("gongzhu")
 
@@ -18,19 +18,14 @@ OPTIONS = [{"plays": 4000}]
 
 
 def positions(seed: int, every: int = 5) -> list[tuple[dict, list[dict]]]:
-    """Every ``every``-th play decision of a hand that Normal plays, with at least two cards."""
-    state = game.new_match(seed=seed, seats=4)
+    """Every ``every``-th play decision with at least two cards of a hand Normal plays, as
+    (observation, legal actions)."""
     found = []
-    count = 0
-    while not game.hand_over(state):
-        seat = game.to_move(state)[0]
-        obs, legal = game.observation(state, seat), game.legal_actions(state, seat)
-        if legal[0]["type"] == "play" and len(legal) > 1:
-            count += 1
-            if count % every == 0:
-                found.append((obs, legal))
-        state = game.apply(state, seat, hint(obs, legal))
-    return found
+    for state, seat in sampler_positions(seed):
+        legal = game.legal_actions(state, seat)
+        if len(legal) > 1:
+            found.append((game.observation(state, seat), legal))
+    return found[every - 1 :: every]
 
 
 @pytest.mark.parametrize(
