@@ -63,6 +63,13 @@ def test_the_budget_goes_to_the_hard_level_only():
     assert harness.bot_options("gongzhu", "random", None) == {}
 
 
+@pytest.mark.parametrize("game", ["gongzhu", "gandengyan", "doudizhu"])
+def test_botmatch_plays_the_hard_that_players_meet(game):
+    # No budget of the benchmark's own: Hard's defaults (Gan Deng Yan's deals per decision by
+    # table size) are the site's. Gan Deng Yan's plug-in once forced 16 deals at every size.
+    assert harness.bot_options(game, "hard") == {}
+
+
 def test_summary_statistics():
     records = [{"diffs": [10, 30], "times_ms": [1.0, 3.0]}, {"diffs": [0, 0], "times_ms": [2.0]}]
     s = harness.summarize(records)
