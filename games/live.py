@@ -22,7 +22,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import metrics
+from games import metrics, realtime
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +96,11 @@ class database_call(SyncToAsync):  # noqa: N801 - used like channels' database_s
 
     def thread_handler(self, loop, *args, **kwargs):
         close_old_connections()
+        realtime.serving(loop)  # notices after a commit go to this loop, not waited for
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
+            realtime.serving(None)
             for conn in connections.all(initialized_only=True):
                 if conn.vendor == "sqlite":
                     conn.close_at = None  # not obsolete: this thread's next call uses it

@@ -22,11 +22,9 @@ from collections import OrderedDict
 from datetime import timedelta
 from functools import partial
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Prefetch
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
@@ -296,15 +294,13 @@ def _notify(table: Table) -> None:
         due = min(
             (d for d in (table.bot_due_at, table.timer_due_at) if d is not None), default=None
         )
-        layer = get_channel_layer()
-        if layer is not None:
-            try:
-                async_to_sync(layer.group_send)(
-                    realtime.table_group(code), {"type": "table.changed", "version": version}
-                )
-            except Exception as e:  # noqa: BLE001 - healed by the next notice or the resync
-                # Expected while the channel layer is away (a Redis restart): one line, no trace.
-                log.warning("could not notify table %s (version %d): %r", code, version, e)
+        # Lost while the channel layer is away (a Redis restart): healed by the next notice
+        # or the resync, so one line and no trace.
+        realtime.send_to_group(
+            realtime.table_group(code),
+            {"type": "table.changed", "version": version},
+            lambda e: log.warning("could not notify table %s (version %d): %r", code, version, e),
+        )
         if due is not None:
             signals.bot_move_due.send(sender=Table, code=code, due=due)
 
@@ -759,7 +755,27 @@ def _log_insert() -> tuple[str, tuple]:
 def _save_moves(table: Table) -> None:
     """Write what ``_apply_move`` changed: the log lines in one insert, the table's row once."""
     _save_log(table)
-    table.save(update_fields=TABLE_MOVE_FIELDS)
+    _save_row(table)
+
+
+def _save_row(table: Table) -> None:
+    """``table.save(update_fields=TABLE_MOVE_FIELDS)`` (no signal listens to a table's save)
+    with an update written once per process: ``save`` built and compiled it on every move."""
+    sql, fields = _row_update()
+    values = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, table.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError("the table's row was not updated")
+
+
+@functools.cache
+def _row_update() -> tuple[str, tuple]:
+    fields = tuple(Table._meta.get_field(name) for name in TABLE_MOVE_FIELDS)
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    where = quote(Table._meta.pk.column)
+    return f"UPDATE {quote(Table._meta.db_table)} SET {columns} WHERE {where} = %s", fields
 
 
 # The columns one move changes.
@@ -890,13 +906,12 @@ def _notify_lobby() -> None:
     """After commit: the lobby's list of open tables may have changed."""
 
     def send():
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(realtime.lobby_group(), {"type": "lobby.tables"})
-        except Exception as e:  # noqa: BLE001 - the list is read afresh by the next one
-            log.warning("could not notify the lobby: %r", e)
+        # Lost: the list is read afresh by the next one.
+        realtime.send_to_group(
+            realtime.lobby_group(),
+            {"type": "lobby.tables"},
+            lambda e: log.warning("could not notify the lobby: %r", e),
+        )
 
     transaction.on_commit(send)
 
@@ -906,16 +921,11 @@ def _notify_presence(table: Table) -> None:
     code, version = str(table.code), table.version
 
     def send():
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(
-                realtime.table_group(code),
-                {"type": "table.changed", "version": version, "refresh": True},
-            )
-        except Exception as e:  # noqa: BLE001
-            log.warning("could not notify table %s of presence: %r", code, e)
+        realtime.send_to_group(
+            realtime.table_group(code),
+            {"type": "table.changed", "version": version, "refresh": True},
+            lambda e: log.warning("could not notify table %s of presence: %r", code, e),
+        )
 
     transaction.on_commit(send)
 
@@ -1201,7 +1211,7 @@ def take_back(code, user) -> Table:
         if _take_back_seat(table, index):
             _schedule_bots(table, load_state(table))
             table.version += 1
-            table.save(update_fields=TABLE_MOVE_FIELDS)
+            _save_row(table)
             _notify(table)
     return table
 
@@ -1252,7 +1262,7 @@ def _expire_deadlines(table: Table, now) -> None:
         _notify(table)
     else:
         _update_timer_due(table)
-    table.save(update_fields=TABLE_MOVE_FIELDS)
+    _save_row(table)
 
 
 # ---------------------------------------------------------------- reactions
@@ -1276,16 +1286,12 @@ def react(code, user, key) -> None:
         ratelimit.take(ratelimit.Limit.of("react", str(user.pk), REACTION_LIMIT, REACTION_WINDOW))
     except ratelimit.Exceeded as e:
         raise Refused("too_fast") from e
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            realtime.table_group(str(table.code)),
-            {"type": "table.reaction", "seat": seat, "key": key},
-        )
-    except Exception as e:  # noqa: BLE001 - a reaction is news, not state
-        log.warning("could not send a reaction at table %s: %r", table.code, e)
+    # A reaction is news, not state: one lost is only logged.
+    realtime.send_to_group(
+        realtime.table_group(str(table.code)),
+        {"type": "table.reaction", "seat": seat, "key": key},
+        lambda e: log.warning("could not send a reaction at table %s: %r", table.code, e),
+    )
 
 
 # ---------------------------------------------------------------- presence
