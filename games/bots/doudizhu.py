@@ -359,6 +359,7 @@ class HardBot:
         pool: int = 1,
         recent: int = 0,
         check_cap: int = 0,
+        bid_samples: int = 0,
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
         self.samples = budget if budget is not None else samples
@@ -373,10 +374,19 @@ class HardBot:
         # plays made with more than this many options to choose from are not checked
         # (the costly ones to replay; 0: no limit)
         self.check_cap = int(check_cap)
+        # Bids: 0 bids on hand strength (as Normal, with bolder thresholds); else each bid is
+        # weighed over this many deals of the unseen cards, the rest of the bidding as Normal
+        # would bid it and the hand played out by Normal's policy (``bid_values``).
+        self.bid_samples = int(bid_samples)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "bid":
-            return self.bidder.act(observation, legal_actions, rng)
+            if not self.bid_samples or len(legal_actions) == 1:
+                return self.bidder.act(observation, legal_actions, rng)
+            values = bid_values(observation, legal_actions, rng, self.bid_samples, self.bidder)
+            # ties go to the lower bid
+            best = max(range(len(legal_actions)), key=lambda i: (values[i], -i))
+            return legal_actions[best]
         view = View(observation, legal_actions)
         cands = self._shortlist(view)
         if len(cands) == 1:
@@ -561,14 +571,91 @@ def infer_hands(
 
 def playout(view: View, hands, first_move, rng: random.Random, smart=False) -> float:
     """Play the hand out with the fast policy after ``first_move``; points for our side."""
-    hands = [list(h) for h in hands]
-    landlord = view.landlord
-    seat = view.seat
     table = None if view.table_key is None else (view.table_seat, view.table_key)
     passes = view.obs.get("passes", 0)
     bombs = view.obs["multiplier"]["bombs"]
-    move = first_move
+    return _play_on(
+        hands, view.seat, view.landlord, view.seat, first_move, table, passes, bombs, rng, smart
+    )
+
+
+def bid_values(
+    observation: dict, legal_actions: list[dict], rng: random.Random, samples: int, bidder
+) -> list[float]:
+    """Each bid's mean points for this seat over ``samples`` deals of the unseen cards (the
+    other hands and the kitty): the other seats bid on as Normal does, this seat as
+    ``bidder`` if asked again, and the hand is played out by Normal's policy from the
+    landlord's first lead (a deal thrown in is worth nothing, a spring is not counted)."""
+    seat = observation["seat"]
+    counts = observation["card_counts"]
+    hand = counts_of(observation["hand"])
+    unseen = [observation["unseen"].get(name, 0) for name in _NAMES]
+    pool = [r for r in range(NRANKS) for _ in range(unseen[r])]
+    bids = [(b["seat"], b["value"]) for b in observation.get("bids") or []]
+    values = [a["value"] for a in legal_actions]
+    totals = [0.0] * len(values)
+    for _ in range(samples):
+        rng.shuffle(pool)
+        hands = [list(hand) if s == seat else [0] * NRANKS for s in range(3)]
+        at = 0
+        for s in ((seat + 1) % 3, (seat + 2) % 3):
+            for r in pool[at : at + counts[s]]:
+                hands[s][r] += 1
+            at += counts[s]
+        kitty = [0] * NRANKS
+        for r in pool[at:]:
+            kitty[r] += 1
+        seed = rng.random()
+        won: dict[int, float] = {}  # the playout's points at a bid of 1, by landlord
+        for i, value in enumerate(values):
+            outcome = _auction(bids, observation.get("bid") or 0, seat, value, hands, bidder)
+            if outcome is None:
+                continue
+            landlord, bid = outcome
+            if landlord not in won:
+                start = [list(h) for h in hands]
+                for r in range(NRANKS):
+                    start[landlord][r] += kitty[r]
+                won[landlord] = _play_on(
+                    start, seat, landlord, landlord, None, None, 0, 0, random.Random(seed), True
+                )
+            totals[i] += won[landlord] * bid
+    return totals
+
+
+def _auction(bids, current: int, seat: int, value: int, hands, bidder) -> tuple | None:
+    """The landlord and the bid after ``seat`` bids ``value`` (the engine's bidding: a 3 ends
+    it, two passes leave the high bidder, three throw the deal in); None for a deal thrown
+    in. The others bid as Normal would on ``hands``, ``seat`` again as ``bidder``."""
+    bids = [*bids, (seat, value)]
+    current = max(current, value)
     turn = seat
+    for _ in range(12):
+        last_seat, last = bids[-1]
+        if last == 3:
+            return last_seat, 3
+        passed = {s for s, v in bids if v == 0}
+        if len(passed) == 3:
+            return None
+        if len(passed) == 2 and current:
+            return max((v, s) for s, v in bids)[1], current
+        turn = (turn + 1) % 3
+        while turn in passed:
+            turn = (turn + 1) % 3
+        legal = [0, *range(current + 1, 4)]
+        thresholds = bidder.thresholds if turn == seat else NormalBot.thresholds
+        choice = _bid_for(hand_strength(hands[turn]), thresholds, legal)
+        bids.append((turn, choice))
+        current = max(current, choice)
+    return None
+
+
+def _play_on(hands, seat, landlord, turn, move, table, passes, bombs, rng, smart) -> float:
+    """Points for ``seat``'s side when ``turn`` plays ``move`` (None: passes; with no table,
+    None is the landlord's first lead, chosen by the policy) and the hand is played out."""
+    hands = [list(h) for h in hands]
+    if move is None and table is None:
+        move = _policy(hands, turn, landlord, None, rng, smart)
     for _ in range(200):
         if move is None:
             passes += 1
@@ -587,12 +674,14 @@ def playout(view: View, hands, first_move, rng: random.Random, smart=False) -> f
                     value *= 2  # the landlord wins or loses against both peasants
                 return value if won else -value
         turn = (turn + 1) % 3
-        if smart:
-            ranked = rank_moves(SimView(hands, turn, landlord, table))
-            move = ranked[0]
-        else:
-            move = fast_move(hands, turn, table, landlord, rng)
+        move = _policy(hands, turn, landlord, table, rng, smart)
     return 0.0
+
+
+def _policy(hands, turn, landlord, table, rng, smart):
+    if smart:
+        return rank_moves(SimView(hands, turn, landlord, table))[0]
+    return fast_move(hands, turn, table, landlord, rng)
 
 
 def fast_move(hands, seat, table, landlord, rng):
