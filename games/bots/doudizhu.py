@@ -14,7 +14,9 @@ Every bot sees only its seat's observation, the legal actions and a ``random.Ran
   clock, so the same rng gives the same move anywhere. With ``pool`` > 1 it deals pool ×
   samples deals and keeps those that best explain the other seats' bids and latest plays
   under Normal's policy (``surprise``); off by default (measured: +0.6 points per deal
-  against Normal, not yet clear of the noise).
+  against Normal, not yet clear of the noise). With ``bid_samples`` it weighs each bid by
+  playouts on deals of the unseen cards (``bid_values``); off by default too (16 deals: +1.6
+  against Normal's +1.4 over the same 200 deals, within the noise).
 """
 
 from __future__ import annotations
