@@ -905,29 +905,28 @@ def normal_short_code(text) -> str:
 def _notify_lobby() -> None:
     """After commit: the lobby's list of open tables may have changed."""
 
-    def send():
-        # Lost: the list is read afresh by the next one.
-        realtime.send_to_group(
-            realtime.lobby_group(),
-            {"type": "lobby.tables"},
-            lambda e: log.warning("could not notify the lobby: %r", e),
-        )
+    # Lost: the list is read afresh by the next one.
+    _send_on_commit(
+        realtime.lobby_group(),
+        {"type": "lobby.tables"},
+        lambda e: log.warning("could not notify the lobby: %r", e),
+    )
 
-    transaction.on_commit(send)
+
+def _send_on_commit(group: str, message: dict, failed) -> None:
+    """``realtime.send_to_group`` once the transaction commits (at once outside one)."""
+    transaction.on_commit(partial(realtime.send_to_group, group, message, failed))
 
 
 def _notify_presence(table: Table) -> None:
     """After commit: the seats' presence changed (no new version: no move is made stale)."""
     code, version = str(table.code), table.version
 
-    def send():
-        realtime.send_to_group(
-            realtime.table_group(code),
-            {"type": "table.changed", "version": version, "refresh": True},
-            lambda e: log.warning("could not notify table %s of presence: %r", code, e),
-        )
-
-    transaction.on_commit(send)
+    _send_on_commit(
+        realtime.table_group(code),
+        {"type": "table.changed", "version": version, "refresh": True},
+        lambda e: log.warning("could not notify table %s of presence: %r", code, e),
+    )
 
 
 def _changed(table: Table, fields=None) -> None:

@@ -25,6 +25,7 @@ import random
 from functools import cached_property
 
 from games.bots.doudizhu_plan import CONTROL, is_control, plan
+from games.engine.doudizhu.bidding import after_bid, allowed_bids
 from games.engine.doudizhu.combos import (
     BJ,
     NRANKS,
@@ -652,27 +653,19 @@ def bid_values(
 
 
 def _auction(bids, current: int, seat: int, value: int, hands, bidder) -> tuple | None:
-    """The landlord and the bid after ``seat`` bids ``value`` (the engine's bidding: a 3 ends
-    it, two passes leave the high bidder, three throw the deal in); None for a deal thrown
-    in. The others bid as Normal would on ``hands``, ``seat`` again as ``bidder``."""
+    """The landlord and the bid after ``seat`` bids ``value``, the bidding run on by the
+    engine's rules (``after_bid``); None for a deal thrown in. The others bid as Normal would
+    on ``hands``, ``seat`` again as ``bidder``."""
     bids = [*bids, (seat, value)]
     current = max(current, value)
-    turn = seat
     for _ in range(12):
-        last_seat, last = bids[-1]
-        if last == 3:
-            return last_seat, 3
-        passed = {s for s, v in bids if v == 0}
-        if len(passed) == 3:
+        course, turn = after_bid(bids, current)
+        if course == "landlord":
+            return turn, current
+        if course == "thrown_in":
             return None
-        if len(passed) == 2 and current:
-            return max((v, s) for s, v in bids)[1], current
-        turn = (turn + 1) % 3
-        while turn in passed:
-            turn = (turn + 1) % 3
-        legal = [0, *range(current + 1, 4)]
         thresholds = bidder.thresholds if turn == seat else NormalBot.thresholds
-        choice = _bid_for(hand_strength(hands[turn]), thresholds, legal)
+        choice = _bid_for(hand_strength(hands[turn]), thresholds, allowed_bids(current))
         bids.append((turn, choice))
         current = max(current, choice)
     return None

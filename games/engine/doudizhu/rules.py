@@ -11,6 +11,7 @@ from games.engine.base import IllegalAction
 from games.engine.cards import FULL_DECK, check_deal
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
+from games.engine.doudizhu.bidding import after_bid, allowed_bids
 from games.engine.doudizhu.combos import (
     ACE,
     AIRPLANE_MIN,
@@ -389,9 +390,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     if state.phase == "over" or seat != state.turn:
         return []
     if state.phase == "bidding":
-        return [{"type": "bid", "value": 0}] + [
-            {"type": "bid", "value": v} for v in range(state.bid + 1, 4)
-        ]
+        return [{"type": "bid", "value": v} for v in allowed_bids(state.bid)]
     if state.table is None:
         return lead_dicts(state.hands[seat])
     actions = play_dicts(state.hands[seat], moves(state))
@@ -471,10 +470,10 @@ def _bid(state: State, seat: int, value: int) -> State:
     new.bids.append((seat, value))
     if value:
         new.bid = value
-    passed = passed_bidders(new)
-    if value == 3:
-        _make_landlord(new, seat, 3)
-    elif len(passed) == SEATS:
+    course, who = after_bid(new.bids, new.bid)
+    if course == "landlord":
+        _make_landlord(new, who, new.bid)
+    elif course == "thrown_in":
         # all three passed: the cards are dealt again at once, same dealer, same hand
         hands, kitty = deal(new.seed, new.deal_number + 1)
         new.deal_number += 1
@@ -483,14 +482,8 @@ def _bid(state: State, seat: int, value: int) -> State:
         new.bids = []
         new.bid = 0
         new.turn = (new.dealer + 1) % SEATS
-    elif len(passed) == SEATS - 1 and new.bid:
-        high = max((v, s) for s, v in new.bids)[1]
-        _make_landlord(new, high, new.bid)
     else:
-        nxt = (seat + 1) % SEATS
-        while nxt in passed:
-            nxt = (nxt + 1) % SEATS
-        new.turn = nxt
+        new.turn = who
     return new
 
 
