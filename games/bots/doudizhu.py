@@ -572,9 +572,8 @@ def surprise(
         sim = SimView(now, seat, view.landlord, table)
         if check_cap and len(sim.moves) > check_cap:
             continue
-        ranked = rank_moves(sim)
-        if ranked[0] != move:
-            total += 1.0 if move in ranked[:3] else 2.0
+        if best_move(sim) != move:  # Normal's first choice, without ordering the rest
+            total += 1.0 if move in rank_moves(sim)[:3] else 2.0
             if total >= cap:
                 return total
     return total

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.engine.doudizhu.combos import ACE, BJ, RJ, TWO, _all_runs
+from games.engine.doudizhu.combos import ACE, BJ, RJ, TWO
 
 CONTROL = TWO  # 2s and jokers: the cards that win back the lead
 
@@ -29,13 +29,32 @@ def plan_cost(counts) -> tuple:
     return plan(tuple(counts))[0]
 
 
-def _chain_options(c, min_low):
-    out = []
-    for need, min_len, kind in ((1, 5, "chain"), (2, 3, "pair_chain"), (3, 2, "airplane")):
-        for low, length in _all_runs(c, need, min_len, 12):
-            if low >= min_low:
-                out.append((kind, low, length, need))
-    return out
+# (kind, copies of each rank, fewest ranks) of the runs a plan may take
+_RUN_KINDS = (("chain", 1, 5), ("pair_chain", 2, 3), ("airplane", 3, 2))
+
+
+def _lowest_runs(c, min_low):
+    """The runs (chains, pair chains, airplanes) starting at the lowest rank from ``min_low``
+    that starts any, as ``(kind, low, length, need)``, each kind from the shortest; ``[]``
+    where none does. The search branches on that rank alone (the ranks above it are the
+    subproblem where none is taken there)."""
+    # how many ranks from each rank on are held at least once, twice, three times (3 … A)
+    one, two, three = [0] * (ACE + 2), [0] * (ACE + 2), [0] * (ACE + 2)
+    for r in range(ACE, max(min_low, 0) - 1, -1):
+        n = c[r]
+        if n:
+            one[r] = one[r + 1] + 1
+            if n > 1:
+                two[r] = two[r + 1] + 1
+                if n > 2:
+                    three[r] = three[r + 1] + 1
+    for low in range(max(min_low, 0), ACE):
+        if one[low] >= 5 or two[low] >= 3 or three[low] >= 2:
+            out = []
+            for (kind, need, shortest), held in zip(_RUN_KINDS, (one, two, three), strict=True):
+                out += [(kind, low, length, need) for length in range(shortest, held[low] + 1)]
+            return out
+    return []
 
 
 def _best(c: tuple, min_low: int, planes: tuple, seen: dict) -> tuple[tuple, tuple]:
@@ -50,14 +69,12 @@ def _best(c: tuple, min_low: int, planes: tuple, seen: dict) -> tuple[tuple, tup
 
 
 def _search(c: tuple, min_low: int, planes: tuple, seen: dict) -> tuple[tuple, tuple]:
-    options = _chain_options(c, min_low)
+    options = _lowest_runs(c, min_low)
     if not options:
         return _base(c, planes)
-    r0 = min(o[1] for o in options)
+    r0 = options[0][1]
     best = _best(c, r0 + 1, planes, seen)
     for kind, low, length, need in options:
-        if low != r0:
-            continue
         rest = list(c)
         for r in range(low, low + length):
             rest[r] -= need
