@@ -203,3 +203,30 @@ def test_a_spec_may_set_only_the_options_its_player_takes():
             harness.check_spec(game, spec)
     with pytest.raises(CommandError, match="exposure"):
         run_command("botmatch", "gongzhu", villain="hard:exposure=false", hands=1)
+
+
+def test_rlcardmatch_takes_a_level_with_options_and_refuses_bad_ones():
+    # checked before RLCard is looked for, so these run without it
+    with pytest.raises(CommandError, match="takes no option pol"):
+        run_command("rlcardmatch", level="hard:pol=3", deals=1)
+    with pytest.raises(CommandError, match="easy, normal or hard"):
+        run_command("rlcardmatch", level="perfect", deals=1)
+
+
+def test_rlcardmatch_keys_a_run_by_its_level_and_options(tmp_path, monkeypatch):
+    pytest.importorskip("rlcard")
+    from games.bench import rlcard_match
+
+    seen = []
+    monkeypatch.setattr(
+        rlcard_match,
+        "play_game",
+        lambda seed, landlord, level, options: (
+            seen.append((level, options))
+            or {"points": 1, "won": True, "refused": 0, "their_decisions": 1}
+        ),
+    )
+    results = tmp_path / "rl.jsonl"
+    run_command("rlcardmatch", level="hard:pool=3,recent=4", deals=1, results=str(results))
+    assert seen == [("hard", {"pool": 3, "recent": 4})] * 2
+    assert '\\"options\\": {\\"pool\\": 3, \\"recent\\": 4}' in results.read_text()

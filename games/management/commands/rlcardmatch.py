@@ -12,7 +12,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--level", default="normal", help="easy, normal or hard")
+        parser.add_argument(
+            "--level",
+            default="normal",
+            help="easy, normal or hard, with options as botmatch takes them: hard:pool=3,recent=4",
+        )
         parser.add_argument("--deals", type=int, default=200)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -21,14 +25,22 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true")
 
     def handle(self, *args, **opts):
+        from games.bench import harness
+
+        try:
+            harness.check_spec("doudizhu", opts["level"])
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        level, options = harness.split_spec(opts["level"])
+        if level not in ("easy", "normal", "hard"):
+            raise CommandError(f"--level is easy, normal or hard, not {level!r}")
         try:
             import rlcard  # noqa: F401
         except ImportError:
             raise CommandError("RLCard is not installed: pip install -e '.[bench]'") from None
         from games.bench import rlcard_match
 
-        options = {}
-        if opts["budget"] is not None and opts["level"] == "hard":
+        if opts["budget"] is not None and level == "hard":
             options["budget"] = opts["budget"]
         step = max(1, opts["deals"] // 20)
 
@@ -37,7 +49,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"  {done}/{total} deals")
 
         records = rlcard_match.run(
-            opts["level"],
+            level,
             opts["deals"],
             seed=opts["seed"],
             options=options,
