@@ -9,14 +9,12 @@ Every bot sees only its seat's observation, the legal actions and a ``random.Ran
   partner, feeds a partner who is nearly out, and bombs only to win or to stop a near win.
   Its choice is the site's Hint (``hint``).
 - Hard samples the unseen cards into the other hands (consistent with the card counts and
-  the kitty shown), plays each of Normal's best few candidates out on every sample with a
-  fast policy, and takes the best on average. Its budget is samples × candidates, never a
-  clock, so the same rng gives the same move anywhere. With ``pool`` > 1 it deals pool ×
-  samples deals and keeps those that best explain the other seats' bids and latest plays
-  under Normal's policy (``surprise``); off by default (measured: +0.6 points per deal
-  against Normal, not yet clear of the noise). With ``bid_samples`` it weighs each bid by
-  playouts on deals of the unseen cards (``bid_values``); off by default too (16 deals: +1.6
-  against +1.4 without, over the same 200 deals with 10 deals a decision: within the noise).
+  the kitty shown), plays each of Normal's best few candidates out on every sample with
+  Normal's policy, and takes the best on average. It deals ``pool`` × samples deals and
+  keeps those that best explain the other seats' bids and latest plays under Normal's
+  policy (``surprise``), and weighs each bid by playouts on ``bid_samples`` deals of the
+  unseen cards (``bid_values``). Its budget is counted in deals, never a clock, so the same
+  rng gives the same move anywhere.
 """
 
 from __future__ import annotations
@@ -370,9 +368,16 @@ def hint(observation: dict, legal_actions: list[dict]) -> dict:
 
 
 # Deals per decision. Measured against Normal (issue #15, `botmatch doudizhu --hero
-# hard:samples=N --villain normal --hands 200 --seed 1`): 10 deals +1.4 [+0.8, +2.0] points per
-# deal, 20 deals +1.9 [+1.2, +2.6] with a decision's CPU time p95 147 ms and max 714 ms.
+# hard:samples=N,pool=1,bid_samples=0 --villain normal --hands 200 --seed 1`): 10 deals +1.4
+# [+0.8, +2.0] points per deal, 20 deals +1.9 [+1.2, +2.6] with a decision's CPU time p95
+# 147 ms and max 714 ms.
 SAMPLES = 20
+# Inference: the deals kept are the best explained of three times as many, by the bids and
+# the other seats' latest four plays. Bids: weighed over 16 deals each. Over the same 200
+# deals (seed 1): plain sampling +1.9, with inference +2.6 [+1.9, +3.2], with both +2.9
+# [+2.2, +3.6] points per deal; seed 2: +2.3, +2.2 and +3.3 [+2.6, +3.9]. CPU time per
+# decision with both (seed 2, the machine busy): median 55 ms, p95 234 ms, max 772 ms.
+POOL, RECENT, BID_SAMPLES = 3, 4, 16
 
 
 class HardBot:
@@ -385,10 +390,10 @@ class HardBot:
         budget: int | None = None,
         smart: bool = True,
         bid_thresholds=(3, 5, 7),
-        pool: int = 1,
-        recent: int = 0,
+        pool: int = POOL,
+        recent: int = RECENT,
         check_cap: int = 0,
-        bid_samples: int = 0,
+        bid_samples: int = BID_SAMPLES,
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
         self.samples = budget if budget is not None else samples
