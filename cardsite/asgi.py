@@ -22,7 +22,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from cardsite import compression, shutdown  # noqa: E402
 from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
-from games import metrics  # noqa: E402
+from games import metrics, ratings  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -36,6 +36,9 @@ application = ProtocolTypeRouter(
 shutdown.install()
 compression.install()
 metrics.serve()
+# The rating model's library, loaded now rather than in the database thread when the first
+# match ends (about half a second there, every table of the process waiting).
+ratings.model()
 
 # Everything loaded so far lives as long as the process: left out of the collector's full
 # passes, which walked it all (a pause of 60-100 ms every few seconds under play).

@@ -73,10 +73,12 @@ def _one_with_seats(queryset, **lookup) -> Table:
     return table
 
 
-# The SQL of the reads every move makes, compiled by Django once per process: compiling a
-# query cost Django more than running it (the seats with their players and profiles, a
-# join, was a sixth of a move's CPU time). Run through ``raw``, which builds the models
-# with the fields' own conversions.
+# The reads every move makes, compiled by Django once per process: compiling a query cost
+# Django more than running it (the seats with their players and profiles, a join, was a
+# sixth of a move's CPU time). Their rows become models as Django's own queries make them
+# (each column's conversions, ``Model.from_db``), with what ``raw`` worked out again on every
+# read (which column is which field, the conversions) worked out once: that was a tenth of
+# a server's CPU time in the closed-loop benchmark.
 _COMPILED = {
     "seats": lambda: Seat.objects.filter(table_id=0).order_by("index"),
     "table": lambda: Table.objects.filter(code=uuid.UUID(int=0)),
@@ -85,13 +87,41 @@ _COMPILED = {
 
 
 @functools.cache
-def _sql(name: str) -> str:
-    return _COMPILED[name]().query.sql_with_params()[0]
+def _reader(name: str) -> tuple:
+    """A read's model, SQL, the fields its columns fill (their attribute names, in order) and
+    the conversions of the columns that have any."""
+    queryset = _COMPILED[name]()
+    compiler = queryset.query.get_compiler(connection=connection)
+    sql, _params = compiler.as_sql()
+    columns = [column for column, _sql, _alias in compiler.select]
+    converters = tuple(
+        (index, tuple(convs), column)
+        for index, (convs, column) in compiler.get_converters(columns).items()
+    )
+    return queryset.model, sql, [column.target.attname for column in columns], converters
+
+
+def _read(name: str, params: list) -> list:
+    model, sql, names, converters = _reader(name)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    for row in rows:
+        if converters:
+            row = list(row)
+            for index, convs, column in converters:
+                value = row[index]
+                for convert in convs:
+                    value = convert(value, column, connection)
+                row[index] = value
+        out.append(model.from_db(connection.alias, names, row))
+    return out
 
 
 def _by_code(code, *, lock: bool) -> Table:
     value = Table._meta.get_field("code").get_db_prep_value(code, connection)
-    tables = list(Table.objects.raw(_sql("locked table" if lock else "table"), [value]))
+    tables = _read("locked table" if lock else "table", [value])
     if not tables:
         raise Table.DoesNotExist
     _read_seats(tables[0])
@@ -99,7 +129,7 @@ def _by_code(code, *, lock: bool) -> Table:
 
 
 def _read_seats(table: Table) -> None:
-    seats = list(Seat.objects.raw(_sql("seats"), [table.pk]))
+    seats = _read("seats", [table.pk])
     people = _people({seat.user_id for seat in seats if seat.user_id is not None})
     for seat in seats:
         if seat.user_id in people:
@@ -742,7 +772,7 @@ def _save_log(table: Table) -> None:
 
 @functools.cache
 def _log_insert() -> tuple[str, tuple]:
-    """The insert of a log line as Django compiles it (once per process, like ``_sql``; a
+    """The insert of a log line as Django compiles it (once per process, like ``_reader``; a
     transaction's lines go in one ``executemany``) and the fields its values are, in order:
     ``bulk_create`` compiled it again on every move."""
     fields = tuple(f for f in ActionLog._meta.concrete_fields if not f.primary_key)

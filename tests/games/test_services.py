@@ -2,9 +2,10 @@
 
 import random
 import re
+import uuid
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import history, services
@@ -296,3 +297,25 @@ def test_a_tables_reads_keep_its_people_a_moment_and_forget_one_who_changes(tabl
     with CaptureQueriesContext(connection) as stale:
         services.get_table(table.code)
     assert len(stale.captured_queries) == len(first.captured_queries)  # read again
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("lock", [False, True])
+def test_a_table_read_by_code_is_the_table_djangos_query_gives(table, owner, lock):
+    """Every field, converted as the ORM converts it (dates, JSON, UUIDs, flags), and the
+    seats in their order with their people, read the way every move reads them."""
+    Table.objects.filter(pk=table.pk).update(finished_at=table.created_at, public=True)
+    with transaction.atomic():
+        read = services._by_code(table.code, lock=lock)
+    orm = Table.objects.get(code=table.code)
+    assert _fields(read) == _fields(orm)
+    assert read.finished_at == orm.created_at and read.public is True
+    assert not read._state.adding and read._state.db == "default"
+    seats = list(orm.seats.order_by("index"))
+    assert [_fields(s) for s in read.seats.all()] == [_fields(s) for s in seats]
+    assert read.seats.all()[0].user == owner
+    with pytest.raises(Table.DoesNotExist):
+        services._by_code(str(uuid.uuid4()), lock=False)
