@@ -15,19 +15,24 @@ def allowed_bids(current: int) -> list[int]:
     return [0, *range(current + 1, 4)]
 
 
+def passed(bids: list[tuple[int, int]]) -> set[int]:
+    """The seats that passed (a seat that passed bids no more)."""
+    return {s for s, v in bids if v == 0}
+
+
 def after_bid(bids: list[tuple[int, int]], current: int) -> tuple[str, int | None]:
     """Where the bidding stands after ``bids`` (``(seat, value)``, the last one just made),
     the high bid now ``current`` (RULINGS: bidding): ``("landlord", seat)`` (a 3, or two
     passes behind a bid), ``("thrown_in", None)`` (three passes) or ``("next", seat)``."""
     seat, value = bids[-1]
-    passed = {s for s, v in bids if v == 0}
+    out = passed(bids)
     if value == 3:
         return "landlord", seat
-    if len(passed) == SEATS:
+    if len(out) == SEATS:
         return "thrown_in", None
-    if len(passed) == SEATS - 1 and current:
+    if len(out) == SEATS - 1 and current:
         return "landlord", max((v, s) for s, v in bids)[1]
     nxt = (seat + 1) % SEATS
-    while nxt in passed:
+    while nxt in out:
         nxt = (nxt + 1) % SEATS
     return "next", nxt

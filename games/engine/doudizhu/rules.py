@@ -11,7 +11,7 @@ from games.engine.base import IllegalAction
 from games.engine.cards import FULL_DECK, check_deal
 from games.engine.doudizhu import scoring
 from games.engine.doudizhu.actions import parse
-from games.engine.doudizhu.bidding import after_bid, allowed_bids
+from games.engine.doudizhu.bidding import after_bid, allowed_bids, passed
 from games.engine.doudizhu.combos import (
     ACE,
     AIRPLANE_MIN,
@@ -127,10 +127,6 @@ def _make_landlord(state: State, seat: int, bid: int) -> None:
 
 def to_move(state: State) -> list[int]:
     return [] if state.phase == "over" else [state.turn]
-
-
-def passed_bidders(state: State) -> set[int]:
-    return {s for s, v in state.bids if v == 0}
 
 
 def moves(state: State) -> list:
@@ -453,7 +449,7 @@ def bid_error(state: State, seat: int, value: int) -> IllegalAction | None:
     """Why ``seat`` may not bid ``value`` now, or None (RULINGS: bidding)."""
     if state.phase != "bidding":
         return IllegalAction("not_bidding_phase")
-    if seat in passed_bidders(state):
+    if seat in passed(state.bids):
         return IllegalAction("already_passed")
     if value not in (0, 1, 2, 3):
         return IllegalAction("bid_out_of_range", {"value": value})

@@ -26,22 +26,24 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from games.bench import harness
+        from games.bots import LEVELS
 
         try:
             harness.check_spec("doudizhu", opts["level"])
         except ValueError as e:
             raise CommandError(str(e)) from None
-        level, options = harness.split_spec(opts["level"])
-        if level not in ("easy", "normal", "hard"):
-            raise CommandError(f"--level is easy, normal or hard, not {level!r}")
+        level, own = harness.split_spec(opts["level"])
+        if level not in LEVELS:
+            names = f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}"
+            raise CommandError(f"--level is {names}, not {level!r}")
+        # as botmatch gives them: the level's options and --budget, then the spec's own
+        options = {**harness.bot_options("doudizhu", level, opts["budget"]), **own}
         try:
             import rlcard  # noqa: F401
         except ImportError:
             raise CommandError("RLCard is not installed: pip install -e '.[bench]'") from None
         from games.bench import rlcard_match
 
-        if opts["budget"] is not None and level == "hard":
-            options["budget"] = opts["budget"]
         step = max(1, opts["deals"] // 20)
 
         def progress(done, total):
