@@ -203,12 +203,15 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                 # The version the newest notice named: committed by this process, the table
                 # as it committed is at hand and not read again (``committed_table``).
                 committed = None if self.reread else self.notified
+                # A change without a new version (presence) is drawn even when a render that
+                # read the table before it has since sent that version.
+                since = -1 if self.reread else self.rendered
                 self.reread = False
                 frame = await database_call(views_live.snapshot)(
                     self.code,
                     self.scope["user"],
                     self.language(),
-                    since=self.rendered,
+                    since=since,
                     committed=committed,
                     opened=self.open_parts,
                 )

@@ -407,3 +407,55 @@ async def test_the_database_thread_takes_a_persons_action_before_bots_and_boards
     gate.set()
     await asyncio.gather(holding, *calls)
     assert order == ["move", "board", "board 2", "bot", "bot 2"]
+
+
+async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monkeypatch):
+    """A presence notice (no new version) that arrives while the board is being rendered from
+    a read made before it: the page gets the board again afterwards, not "seen that version"."""
+    import asyncio
+
+    from games import consumers
+
+    table = {"version": 5, "presence": "connected"}
+    reads, gate = [], asyncio.Event()
+
+    def snapshot(code, user, language, since=-1, committed=None, opened=frozenset()):
+        reads.append(since)
+        if table["version"] <= since:
+            return "", table["version"]
+        return f"board {table['version']} {table['presence']}", table["version"]
+
+    def database_call(fn, priority=None):
+        async def call(*args, **kwargs):
+            result = fn(*args, **kwargs)  # the read is made now ...
+            if len(reads) == 1:
+                await gate.wait()  # ... and the first one's frame is held back
+            return result
+
+        return call
+
+    monkeypatch.setattr(consumers, "database_call", database_call)
+    monkeypatch.setattr(consumers.views_live, "snapshot", snapshot)
+    consumer = consumers.TableConsumer()
+    consumer.scope = {"user": None}
+    consumer.code, consumer.open_parts = "ABC", frozenset()
+    consumer.rendered, consumer.notified = 4, -1
+    consumer.rendering = consumer.pending = consumer.reread = False
+    consumer.language = lambda: "en"
+    sent = []
+    consumer.frames = type("Frames", (), {"encode": lambda self, html, version: html})()
+
+    async def send(text_data):
+        sent.append(text_data)
+
+    consumer.send = send
+    rendering = asyncio.ensure_future(
+        consumer.table_changed({"type": "table.changed", "version": 5})
+    )
+    while not reads:
+        await asyncio.sleep(0)
+    table["presence"] = "reconnecting"  # a person's socket closed: no new version
+    await consumer.table_changed({"type": "table.changed", "version": 5, "refresh": True})
+    gate.set()
+    await rendering
+    assert sent == ["board 5 connected", "board 5 reconnecting"]
