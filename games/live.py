@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import redis.exceptions
 from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
@@ -354,8 +355,15 @@ class LayerOutageMixin:
         await super().websocket_connect(message)
 
     async def dispatch(self, message):
+        # channels.consumer.AsyncConsumer.dispatch, without its ``aclose_old_connections()``
+        # before every handler: a hop to a thread of its own for each message (a frame, every
+        # group notice), to close that thread's connections, which no handler here uses: every
+        # database call goes through ``database_call``, which closes its own thread's old ones.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         try:
-            await super().dispatch(message)
+            await handler(message)
         except DATABASE_ERRORS as e:
             metrics.database_error(self.socket_kind)
             log.warning(
