@@ -319,3 +319,25 @@ def test_a_table_read_by_code_is_the_table_djangos_query_gives(table, owner, loc
     assert read.seats.all()[0].user == owner
     with pytest.raises(Table.DoesNotExist):
         services._by_code(str(uuid.uuid4()), lock=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_summarys_labels_are_the_models_display_values(table, lang):
+    """The game's, the status's and a bot's level's labels, in the page's language, as
+    ``get_FOO_display()`` gives them, for every choice."""
+    from django.utils import translation
+
+    from games.models import Seat
+    from games.summary import summarize
+
+    bot = next(s for s in table.seats.all() if s.is_bot)
+    with translation.override(lang):
+        for status, _label in Table.Status.choices:
+            table.status = status
+            summary = summarize(table)
+            assert summary.status_label == table.get_status_display()
+            assert summary.game_label == table.get_game_display()
+        for level, _label in Seat._meta.get_field("bot_level").choices:
+            bot.bot_level = level
+            table.status = Table.Status.ACTIVE
+            assert summarize(table).seats[bot.index].level == bot.get_bot_level_display()
