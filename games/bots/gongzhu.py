@@ -86,7 +86,8 @@ def _pick(legal: list[dict], card: str) -> dict:
     return legal[0]
 
 
-def _pick_exposure(legal: list[dict], cards: list[str]) -> dict:
+def pick_exposure(legal: list[dict], cards: list[str]) -> dict:
+    """The exposure action that exposes exactly ``cards`` (none: the first, empty one)."""
     wanted = set(cards)
     for action in legal:
         if set(action["cards"]) == wanted:
@@ -96,7 +97,7 @@ def _pick_exposure(legal: list[dict], cards: list[str]) -> dict:
 
 def expose_nothing(legal: list[dict]) -> dict:
     """The exposure phase's empty choice (always legal)."""
-    return _pick_exposure(legal, [])
+    return pick_exposure(legal, [])
 
 
 # --- Easy -------------------------------------------------------------------------------
@@ -285,7 +286,7 @@ def hint(observation: dict, legal_actions: list[dict]) -> dict:
     if not legal_actions:
         raise ValueError("no legal action to hint")
     if legal_actions[0]["type"] == "expose":
-        return _pick_exposure(legal_actions, normal_exposure(observation["hand"]))
+        return pick_exposure(legal_actions, normal_exposure(observation["hand"]))
     cards = [a["card"] for a in legal_actions]
     return _pick(legal_actions, normal_card(observation, cards))
 

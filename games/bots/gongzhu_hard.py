@@ -6,8 +6,10 @@ still held, the hand sizes, and 2S with the seat that led a hand its holder open
 every candidate card out to the end of the hand in each deal with a quick club-player policy
 for all four seats, and keeps the card with the best mean of (own hand score − the others'
 mean). The budget is a count of deals, not a clock, so
-the same ``rng`` gives the same move on any machine. Exposure is Normal's choice, or none
-with ``exposures=False`` (a benchmark variant: ``botmatch --hero hard:exposures=false``).
+the same ``rng`` gives the same move on any machine. Exposure is Normal's choice; with
+``exposures="search"`` each choice of cards to expose is played out over deals of the unseen
+cards instead (``exposure_values``); none with ``exposures=False`` (benchmark variants:
+``botmatch --hero hard:exposures=search``, ``hard:exposures=false``).
 ``plays`` (off by default; a benchmark variant) is a second count, of cards played out per
 decision: with it Hard samples more deals where each costs little (few candidates, few cards
 left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as many.
@@ -16,14 +18,19 @@ left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
-from games.bots.gongzhu import RANK, View, expose_nothing, hint
+from games.bots.gongzhu import RANK, View, expose_nothing, hint, normal_exposure, pick_exposure
+from games.engine.cards import STANDARD_DECK
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
 
 SEATS = 4
 POINTS = {**HEART_VALUES, PIG: -100, "JD": 100}
 DISCARD_ORDER = ("QS", "AH", "KH", "QH", "AS", "KS", "JH", "TH")
 DEFAULT_SAMPLES = 80
+# Playouts per exposure decision, shared among the choices (every subset of the exposable
+# cards held): 512 deals of the unseen cards for one card to expose or not, 64 for all four.
+EXPOSURE_PLAYOUTS = 1024
 MAX_SAMPLES_FACTOR = 8
 LOWEST_SPADE = "2S"
 
@@ -218,13 +225,14 @@ class HardBot:
         self,
         samples: int = DEFAULT_SAMPLES,
         budget: int | None = None,
-        exposures: bool = True,
+        exposures: bool | str = True,
         plays: int = 0,
         **options,
     ):
         # ``budget`` is the bench harness's generic name for the same count.
         self.samples = max(1, int(budget if budget is not None else samples))
-        self.exposures = bool(exposures)
+        # True: Normal's rule; "search": weighed by playouts (exposure_values); False: none.
+        self.exposures = exposures if exposures == "search" else bool(exposures)
         self.plays = max(0, int(plays))
 
     def deals(self, observation: dict, cards: list[str]) -> int:
@@ -236,8 +244,16 @@ class HardBot:
         return max(self.samples, min(self.plays // cost, MAX_SAMPLES_FACTOR * self.samples))
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
-        if not self.exposures and legal_actions[0]["type"] == "expose":
-            return expose_nothing(legal_actions)
+        if legal_actions[0]["type"] == "expose":
+            # One draw whatever the choice is made by, so that the play after it draws the
+            # same numbers under each exposure option (a benchmark compares them deal by deal).
+            seed = rng.getrandbits(64)
+            if not self.exposures:
+                return expose_nothing(legal_actions)
+            if self.exposures == "search" and observation.get("exposable"):
+                deals = EXPOSURE_PLAYOUTS >> len(observation["exposable"])
+                values = exposure_values(observation, random.Random(seed), deals)
+                return pick_exposure(legal_actions, list(max(values, key=values.get)))
         options = self.shortlist(observation, legal_actions)
         if options is None:
             return hint(observation, legal_actions)
@@ -263,6 +279,46 @@ class HardBot:
         cards = [a["card"] for a in actions]
         own, _ahead = _totals(observation, cards, rng, samples or self.samples)
         return [own[c] for c in cards]
+
+
+def exposure_values(observation: dict, rng: random.Random, deals: int) -> dict[tuple, float]:
+    """Each choice of cards to expose (every subset of this seat's exposable cards, none
+    first) with its mean score over ``deals`` deals of the unseen cards, each played out with
+    the playouts' policy: this seat's own hand score less the other seats' mean, the
+    exposed cards' effects doubled, the other seats exposing by Normal's rule on their
+    sampled hands. The same deals and playouts for every choice."""
+    me = observation["seat"]
+    hand = list(observation["hand"])
+    mine = list(observation["exposable"])
+    choices = [c for n in range(len(mine) + 1) for c in combinations(mine, n)]
+    held = set(hand)
+    unseen = [c for c in STANDARD_DECK if c not in held]
+    others = [s for s in range(SEATS) if s != me]
+    values = dict.fromkeys(choices, 0.0)
+    for _ in range(deals):
+        rng.shuffle(unseen)
+        hands = [hand] * SEATS
+        for i, s in enumerate(others):
+            hands[s] = unseen[i * len(hand) : (i + 1) * len(hand)]
+        leader = observation.get("leader")
+        if leader is None:  # the holder of 2S opens the hand
+            leader = next(s for s in range(SEATS) if LOWEST_SPADE in hands[s])
+        exposed_by = [normal_exposure(h) if s != me else [] for s, h in enumerate(hands)]
+        playout_seed = rng.getrandbits(64)
+        for choice in choices:
+            exposed_by[me] = list(choice)
+            scores = playout(
+                [list(h) for h in hands],
+                [],
+                leader,
+                [[] for _ in range(SEATS)],
+                [set(e) for e in exposed_by],
+                set(),
+                frozenset(c for e in exposed_by for c in e),
+                random.Random(playout_seed),
+            )
+            values[choice] += scores[me] - (sum(scores) - scores[me]) / 3
+    return {c: v / deals for c, v in values.items()}
 
 
 def _totals(

@@ -188,3 +188,47 @@ def test_hard_infers_a_void_from_an_exposed_card_in_the_first_trick_of_its_suit(
     view = View(game.observation(state, 2))
     assert "S" in view.voids[1]
     assert game.observation(state, 2)["voids"][1] == []  # the engine reports shown voids only
+
+
+def _exposure_observation(hand, seed=1):
+    """Seat 0's view of the exposure phase with ``hand``, the other cards dealt at random."""
+    from games.engine.cards import STANDARD_DECK
+
+    rest = [c for c in STANDARD_DECK if c not in hand]
+    random.Random(seed).shuffle(rest)
+    data = to_json(game.new_match(seed=seed, seats=4))
+    data["hands"] = [list(hand), rest[:13], rest[13:26], rest[26:]]
+    state = from_json(data)
+    return game.observation(state, 0), game.legal_actions(state, 0)
+
+
+@pytest.mark.parametrize("rng_seed", [1, 2])
+@pytest.mark.parametrize(
+    ("hand", "exposes"),
+    [
+        # The pig with six low spades to shed it under: exposing doubles the taker's loss.
+        (["QS", "2S", "3S", "4S", "5S", "6S", "2D", "3D", "4D", "2C", "3C", "2H", "3H"], ["QS"]),
+        # The pig with the ace of spades and no other spade: it is likely to come home.
+        (["QS", "AS", "9D", "7D", "5D", "2D", "8C", "6C", "4C", "TH", "7H", "5H", "3H"], []),
+        # The goat with the three diamonds above it.
+        (["JD", "AD", "KD", "QD", "2C", "3C", "4C", "2H", "3H", "4S", "5S", "6S", "7S"], ["JD"]),
+        # The heart ace over three low hearts, low cards elsewhere: the others take the hearts,
+        # doubled (Normal's rule never exposes the heart ace).
+        (["AH", "2H", "3H", "4H", "2S", "3S", "4S", "2D", "3D", "4D", "2C", "3C", "4C"], ["AH"]),
+    ],
+)
+def test_hard_weighs_its_exposures_by_playing_them_out(hand, exposes, rng_seed):
+    obs, legal = _exposure_observation(hand)
+    action = get_bot("gongzhu", "hard", exposures="search").act(obs, legal, random.Random(rng_seed))
+    assert sorted(action["cards"]) == exposes
+
+
+def test_the_exposure_search_weighs_every_choice_over_the_same_deals():
+    from games.bots.gongzhu_hard import exposure_values
+
+    hand = ["AH", "QS", "TC", "2S", "3S", "4S", "5S", "2D", "3D", "4D", "2C", "3C", "2H"]
+    obs, _legal = _exposure_observation(hand)
+    values = exposure_values(obs, random.Random(3), 16)
+    assert len(values) == 8 and set(values) >= {(), ("AH", "QS", "TC")}
+    assert values == exposure_values(obs, random.Random(3), 16)
+    assert values != exposure_values(obs, random.Random(4), 16)
