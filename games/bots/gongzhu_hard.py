@@ -226,6 +226,7 @@ class HardBot:
         samples: int = DEFAULT_SAMPLES,
         budget: int | None = None,
         exposures: bool | str = True,
+        exposure_margin: float = 0.0,
         plays: int = 0,
         **options,
     ):
@@ -233,6 +234,8 @@ class HardBot:
         self.samples = max(1, int(budget if budget is not None else samples))
         # True: Normal's rule; "search": weighed by playouts (exposure_values); False: none.
         self.exposures = exposures if exposures == "search" else bool(exposures)
+        # With "search": what each exposed card must gain, in points, over exposing nothing.
+        self.exposure_margin = float(exposure_margin)
         self.plays = max(0, int(plays))
 
     def deals(self, observation: dict, cards: list[str]) -> int:
@@ -253,7 +256,9 @@ class HardBot:
             if self.exposures == "search" and observation.get("exposable"):
                 deals = EXPOSURE_PLAYOUTS >> len(observation["exposable"])
                 values = exposure_values(observation, random.Random(seed), deals)
-                return pick_exposure(legal_actions, list(max(values, key=values.get)))
+                margin = self.exposure_margin
+                best = max(values, key=lambda c: values[c] - margin * len(c))
+                return pick_exposure(legal_actions, list(best))
         options = self.shortlist(observation, legal_actions)
         if options is None:
             return hint(observation, legal_actions)
