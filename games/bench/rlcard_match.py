@@ -8,6 +8,9 @@ observation built from ours (its rank strings ``3…A2BR``); its choice is trans
 Its own leads are composed by itself: when one is a play our rules refuse, the legal play
 it ranks next is taken and counted. numpy's global generator, from which the agent draws,
 is seeded per game, so a run repeats exactly.
+
+Ours is a level or a benchmark-only player of the game's plug-in (``perfect``, which sees
+every hand: the ceiling of Hard's search against this field).
 """
 
 from __future__ import annotations
@@ -18,8 +21,7 @@ import multiprocessing
 import random
 import statistics
 
-from games.bench.harness import records_by_run
-from games.bots import get_bot
+from games.bench.harness import make_bot, records_by_run
 from games.engine import get_game
 from games.engine.doudizhu import new_match_fixed
 
@@ -91,7 +93,8 @@ class TheirSeat:
 
 def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict:
     game = get_game("doudizhu")
-    bot = get_bot("doudizhu", level, **options)
+    bot = make_bot("doudizhu", level, options)
+    sees_all = getattr(bot, "sees_all", False)
     theirs = TheirSeat(seed)
     rng = random.Random(f"{seed}:{ours_landlord}")
     state = new_match_fixed(seed, landlord=0, bid=1, options={"hands": 1})
@@ -99,8 +102,12 @@ def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict
     while not game.hand_over(state):
         seat = game.to_move(state)[0]
         legal = game.legal_actions(state, seat)
-        obs = game.observation(state, seat)
-        action = bot.act(obs, legal, rng) if seat in ours else theirs.act(obs, legal)
+        if seat not in ours:
+            action = theirs.act(game.observation(state, seat), legal)
+        elif sees_all:
+            action = bot.act_seeing_all(game, state, seat, legal, rng)
+        else:
+            action = bot.act(game.observation(state, seat), legal, rng)
         state = game.apply(state, seat, action)
     scores = game.hand_result(state)["scores"]
     points = sum(scores[s] for s in ours)

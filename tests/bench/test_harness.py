@@ -209,8 +209,8 @@ def test_rlcardmatch_takes_a_level_with_options_and_refuses_bad_ones():
     # checked before RLCard is looked for, so these run without it
     with pytest.raises(CommandError, match="takes no option pol"):
         run_command("rlcardmatch", level="hard:pol=3", deals=1)
-    with pytest.raises(CommandError, match="easy, normal or hard"):
-        run_command("rlcardmatch", level="perfect", deals=1)
+    with pytest.raises(CommandError, match="easy, normal, hard or perfect, not 'random'"):
+        run_command("rlcardmatch", level="random", deals=1)
 
 
 def test_rlcardmatch_keys_a_run_by_its_level_and_options(tmp_path, monkeypatch):

@@ -51,6 +51,23 @@ def test_a_deal_plays_both_ways_and_repeats():
     assert "ours as landlord" in rlcard_match.format_summary("normal", summary)
 
 
+def test_the_perfect_player_plays_rlcard_seeing_every_hand(monkeypatch):
+    from games.bench.perfect import DouDizhuPerfect
+
+    seen = []
+    real = DouDizhuPerfect.act_seeing_all
+
+    def watched(self, game_, state, seat, legal, rng):
+        seen.append(seat)
+        return real(self, game_, state, seat, legal, rng)
+
+    monkeypatch.setattr(DouDizhuPerfect, "act_seeing_all", watched)
+    a = rlcard_match.play_deal(("k", 5, 0, "perfect", {}))
+    assert a == rlcard_match.play_deal(("k", 5, 0, "perfect", {}))
+    assert set(seen) == {0, 1, 2}  # landlord in one game, both peasants in the other
+    assert a["landlord"]["their_decisions"] > 0 and a["peasants"]["their_decisions"] > 0
+
+
 def test_their_seat_only_returns_our_legal_actions():
     seat = rlcard_match.TheirSeat(11)
     rng = random.Random(1)

@@ -15,7 +15,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--level",
             default="normal",
-            help="easy, normal or hard, with options as botmatch takes them: hard:pool=3,recent=4",
+            help="easy, normal, hard or perfect (benchmark-only: sees every hand), with options "
+            "as botmatch takes them: hard:pool=3,recent=4",
         )
         parser.add_argument("--deals", type=int, default=200)
         parser.add_argument("--seed", type=int, default=1)
@@ -26,15 +27,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from games.bench import harness
-        from games.bots import LEVELS
 
         try:
             harness.check_spec("doudizhu", opts["level"])
         except ValueError as e:
             raise CommandError(str(e)) from None
         level, own = harness.split_spec(opts["level"])
-        if level not in LEVELS:
-            names = f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}"
+        players = [p for p in harness.player_names("doudizhu") if p != "random"]
+        if level not in players:
+            names = f"{', '.join(players[:-1])} or {players[-1]}"
             raise CommandError(f"--level is {names}, not {level!r}")
         # as botmatch gives them: the level's options and --budget, then the spec's own
         options = {**harness.bot_options("doudizhu", level, opts["budget"]), **own}
