@@ -263,19 +263,43 @@ def test_unpaced_bots_reply_in_the_players_transaction(table, owner):
     ]
     assert len([q for q in ctx.captured_queries if q["sql"].startswith("BEGIN")]) <= 1
     assert len(commits) <= 1
-    # The moves are written together: one call inserts their log lines (several lines: one
-    # executemany, "N times: INSERT …"), one update of the row.
+    # The moves are written together: one statement inserts their log lines (a row of values
+    # each), one update of the row.
     sql = [q["sql"] for q in ctx.captured_queries]
     inserts = [s for s in sql if 'INSERT INTO "games_actionlog"' in s]
-    assert inserts == [
-        s for s in inserts if re.match(r'(\d+ times: )?INSERT INTO "games_actionlog"', s)
-    ]
-    assert len(inserts) == 1
-    assert moves == 1 or inserts[0].startswith(f"{moves} times: ")
+    assert len(inserts) == 1 and inserts[0].startswith('INSERT INTO "games_actionlog"')
+    assert len(re.findall(r"\)\s*,\s*\(", inserts[0].partition(" VALUES ")[2])) == moves - 1
     assert len([s for s in sql if s.startswith('UPDATE "games_table"')]) == 1
     logged = ActionLog.objects.filter(table=table, seq__gt=version).order_by("seq")
     assert [log.seq for log in logged] == list(range(version + 1, table.version + 1))
     assert [log.by_computer for log in logged] == [False] + [True] * (moves - 1)
+
+
+def test_a_transactions_log_lines_go_in_statements_of_at_most_a_hundred(table, monkeypatch):
+    """Each line with its own values, in order, however many a transaction has."""
+    monkeypatch.setattr(services, "LOG_LINES_PER_INSERT", 7)
+    start = table.version
+    lines = [
+        ActionLog(
+            table=table,
+            hand_id=table.current_hand_id,
+            seq=start + i,
+            seat=i % 4,
+            action={"type": "play", "card": f"{i}S", "note": 'it\'s (a) "test", (b)'},
+            by_computer=i % 3 == 0,
+        )
+        for i in range(1, 17)
+    ]
+    table.__dict__["_unsaved_log"] = list(lines)
+    with CaptureQueriesContext(connection) as ctx, transaction.atomic():
+        services._save_log(table)
+    inserts = [q for q in ctx.captured_queries if "games_actionlog" in q["sql"]]
+    assert len(inserts) == 3  # 7 + 7 + 2
+    saved = ActionLog.objects.filter(table=table, seq__gt=start).order_by("seq")
+    assert [(a.seq, a.seat, a.action, a.by_computer) for a in saved] == [
+        (a.seq, a.seat, a.action, a.by_computer) for a in lines
+    ]
+    assert all(a.created_at is not None and a.hand_id == table.current_hand_id for a in saved)
 
 
 def test_a_tables_reads_keep_its_people_a_moment_and_forget_one_who_changes(table, owner):
