@@ -352,3 +352,57 @@ def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(g
     player = User.objects.create_user("frames-player")
     patches, resyncs = _play(game, [(player, "seat"), (player, "open")], seed=11, drop=0.2)
     assert resyncs > 0
+
+
+def _cut_by_pattern(html: str) -> tuple[str, dict[str, str]]:
+    """The cut as the region pattern makes it (what ``frames._cut`` finds with ``str.find``)."""
+    regions: dict[str, str] = {}
+
+    def cut(match: re.Match) -> str:
+        regions[match.group(1)] = match.group(2)
+        return f"<!--region {match.group(1)}-->"
+
+    return frames.REGION.sub(cut, html), regions
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "<p>no regions</p>",
+        '<!--region a--><p id="a">x</p><!--/region a-->',
+        '<div><!--region a--><div id="a"><!--region b--><i id="b"></i><!--/region b-->'
+        "</div><!--/region a--> <!--region c--><b id=c></b><!--/region c--></div>",
+        "<!--region a--><p>never closed</p><!--region b--><i></i><!--/region b-->",
+        "<!--region a b--><p></p><!--/region a b--><!--region ok--><i></i><!--/region ok-->",
+        "<!--region --><!--region x-y_1--><i></i><!--/region x-y_1--><!--/region -->",
+        "<!--region a--><p>one</p><!--/region a--><!--region a--><p>two</p><!--/region a-->",
+        "<!--/region a--><!--region a-->",
+    ],
+)
+def test_the_cut_finds_what_the_region_pattern_finds(html):
+    assert frames._cut(html) == _cut_by_pattern(html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_the_cut_of_real_boards_is_the_patterns(game):
+    owner = User.objects.create_user("frames-cut")
+    code = str(services.create_table(owner, game, "normal").code)
+    rng = random.Random(3)
+    boards = 0
+    for _ in range(40):
+        html, _v = views_live.snapshot(code, owner, "en", opened=views_live.OPENABLE)
+        assert frames._cut(html) == _cut_by_pattern(html)
+        root, skeleton, regions = frames.split(html)
+        assert root and _cut_by_pattern(skeleton) == (skeleton, {})
+        for part in regions.values():
+            assert frames._cut(part) == _cut_by_pattern(part)
+        boards += 1
+        if services.play_due_bot_move(code, force=True) is None:
+            move = load.policies()[game](html, rng)
+            if move is None:
+                break
+            move["version"] = str(load.board_version(html))
+            views_live.handle(code, owner, "en", move, game)
+    assert boards >= 10
