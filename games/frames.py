@@ -33,7 +33,6 @@ import re
 
 BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
-REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
 MARKER = re.compile(r"<!--/?region [\w-]+-->")
 OPENING_MARKER = re.compile(r"<!--region ([\w-]+)-->")
 OPEN_MARKER = "<!--region "
@@ -54,9 +53,11 @@ def lean(html: str) -> str:
 def _cut(html: str) -> tuple[str, dict[str, str]]:
     """``html`` with its outermost regions cut down to their opening markers, and those.
 
-    What ``REGION.sub`` would make of it, found with ``str.find``: the pattern's lazy body
-    with its back-reference tried the closing marker at every character, at every level of
-    nesting (two thirds of a frame's encoding)."""
+    Each region runs from its opening marker to the first closing marker of its name (a
+    marker of a malformed name, or one never closed, is left as it is), found with
+    ``str.find``: a regular expression with a lazy body and a back-reference tried the
+    closing marker at every character, at every level of nesting (two thirds of a frame's
+    encoding)."""
     regions: dict[str, str] = {}
     out: list[str] = []
     pos = scan = 0
@@ -154,8 +155,8 @@ def _moves(
 def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> None:
     """What a patch carries for a region that changed: opening tags (``tags``), and elements
     to swap, insert or delete (``changed``)."""
-    if old is not None and OPEN_MARKER in old and REGION.search(old):
-        own_old, inner_old = _cut(old)
+    own_old, inner_old = _cut(old) if old is not None and OPEN_MARKER in old else ("", {})
+    if inner_old:
         own_new, inner_new = _cut(new)
         moved = _moves(_body(own_old), inner_old, _body(own_new), inner_new, own_new)
         if moved is not None:

@@ -354,15 +354,19 @@ def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(g
     assert resyncs > 0
 
 
+REGION = re.compile(r"<!--region ([\w-]+)-->(.*?)<!--/region \1-->", re.S)
+
+
 def _cut_by_pattern(html: str) -> tuple[str, dict[str, str]]:
-    """The cut as the region pattern makes it (what ``frames._cut`` finds with ``str.find``)."""
+    """The cut as a regular expression makes it (what ``frames._cut`` finds with
+    ``str.find``)."""
     regions: dict[str, str] = {}
 
     def cut(match: re.Match) -> str:
         regions[match.group(1)] = match.group(2)
         return f"<!--region {match.group(1)}-->"
 
-    return frames.REGION.sub(cut, html), regions
+    return REGION.sub(cut, html), regions
 
 
 @pytest.mark.parametrize(
