@@ -155,7 +155,7 @@ def _moves(
 def _diff(old: str | None, new: str, tags: list[str], changed: list[str]) -> None:
     """What a patch carries for a region that changed: opening tags (``tags``), and elements
     to swap, insert or delete (``changed``)."""
-    own_old, inner_old = _cut(old) if old is not None and OPEN_MARKER in old else ("", {})
+    own_old, inner_old = _cut(old) if old is not None else ("", {})
     if inner_old:
         own_new, inner_new = _cut(new)
         moved = _moves(_body(own_old), inner_old, _body(own_new), inner_new, own_new)

@@ -15,9 +15,9 @@ module ``games/bench/<game>.py`` defining any of:
   reaches them, so no player can choose them at a table.
 
 A benchmark-only player may see the whole state: a class attribute ``sees_all = True`` makes
-``play_deal`` call ``bot.act_seeing_all(game, state, seat, legal_actions, rng)`` (the game,
-the engine state as it stands, the seat to act, its legal actions and the hand's rng) instead
-of ``bot.act(observation, legal_actions, rng)``. Only the plug-ins' ``perfect`` players
+``decision`` (for ``play_deal`` and rlcardmatch) call ``bot.act_seeing_all(game, state, seat,
+legal_actions, rng)`` (the game, the engine state as it stands, the seat to act, its legal
+actions and the hand's rng) instead of ``bot.act(observation, legal_actions, rng)``. Only the plug-ins' ``perfect`` players
 (games/bench/perfect.py) do, to measure how far perfect information reaches; the levels and
 every bot a table can seat keep getting only their seat's observation.
 
@@ -216,6 +216,15 @@ def _bot(game_name: str, spec: str, options: dict):
     return _BOTS[key]
 
 
+def decision(bot, game, state, seat: int, legal: list[dict], rng: random.Random):
+    """A bot's decision at ``seat``, ready to run: with its seat's observation built already
+    (a clock around the call times the decision alone), or with the whole state for a
+    benchmark-only player that sees all (``sees_all``)."""
+    if getattr(bot, "sees_all", False):
+        return functools.partial(bot.act_seeing_all, game, state, seat, legal, rng)
+    return functools.partial(bot.act, game.observation(state, seat), legal, rng)
+
+
 def play_deal(config: MatchConfig, deal: int) -> dict:
     """One deal played once per seating of the layout; the record that goes into the results
     file, with the decision times of the hero and of the villain."""
@@ -239,13 +248,9 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
                 legal = game.legal_actions(state, seat)
                 role = "hero" if seat in hero_seats else "villain"
                 bot = hero if role == "hero" else villain
-                sees_all = getattr(bot, "sees_all", False)
-                observation = None if sees_all else game.observation(state, seat)
+                decide = decision(bot, game, state, seat, legal, rngs[seat])
                 start, start_cpu = time.perf_counter(), time.process_time()
-                if sees_all:
-                    action = bot.act_seeing_all(game, state, seat, legal, rngs[seat])
-                else:
-                    action = bot.act(observation, legal, rngs[seat])
+                action = decide()
                 clocks[role][0].append(time.perf_counter() - start)
                 clocks[role][1].append(time.process_time() - start_cpu)
                 state = game.apply(state, seat, action)

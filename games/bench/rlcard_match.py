@@ -21,7 +21,7 @@ import multiprocessing
 import random
 import statistics
 
-from games.bench.harness import make_bot, records_by_run
+from games.bench.harness import decision, make_bot, records_by_run
 from games.engine import get_game
 from games.engine.doudizhu import new_match_fixed
 
@@ -94,7 +94,6 @@ class TheirSeat:
 def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict:
     game = get_game("doudizhu")
     bot = make_bot("doudizhu", level, options)
-    sees_all = getattr(bot, "sees_all", False)
     theirs = TheirSeat(seed)
     rng = random.Random(f"{seed}:{ours_landlord}")
     state = new_match_fixed(seed, landlord=0, bid=1, options={"hands": 1})
@@ -102,12 +101,10 @@ def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict
     while not game.hand_over(state):
         seat = game.to_move(state)[0]
         legal = game.legal_actions(state, seat)
-        if seat not in ours:
-            action = theirs.act(game.observation(state, seat), legal)
-        elif sees_all:
-            action = bot.act_seeing_all(game, state, seat, legal, rng)
+        if seat in ours:
+            action = decision(bot, game, state, seat, legal, rng)()
         else:
-            action = bot.act(game.observation(state, seat), legal, rng)
+            action = theirs.act(game.observation(state, seat), legal)
         state = game.apply(state, seat, action)
     scores = game.hand_result(state)["scores"]
     points = sum(scores[s] for s in ours)
