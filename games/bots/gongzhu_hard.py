@@ -9,7 +9,9 @@ mean). The budget is a count of deals, not a clock, so
 the same ``rng`` gives the same move on any machine. Exposure is Normal's choice; with
 ``exposures="search"`` each choice of cards to expose is played out over deals of the unseen
 cards instead (``exposure_values``); none with ``exposures=False`` (benchmark variants:
-``botmatch --hero hard:exposures=search``, ``hard:exposures=false``).
+``botmatch --hero hard:exposures=search``, ``hard:exposures=false``); with
+``exposure_playouts=aware`` that search's playouts play with the exposures in mind
+(``Exposed``: the exposed pig hunted, point cards weighed doubled).
 ``plays`` (off by default; a benchmark variant) is a second count, of cards played out per
 decision: with it Hard samples more deals where each costs little (few candidates, few cards
 left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as many.
@@ -141,8 +143,63 @@ def _policy(hand: list[str], legal: list[str], trick: list[str], rng: random.Ran
     return min(plain or legal, key=RANK.__getitem__)
 
 
+def _aware_policy(
+    seat: int,
+    hand: list[str],
+    legal: list[str],
+    trick: list[str],
+    rng: random.Random,
+    aware: Exposed,
+    hands: list[list[str]],
+) -> str:
+    """``_policy`` with the exposures in mind (``Exposed``)."""
+    hunter = aware.pig_seat is not None and aware.pig_seat != seat and PIG in hands[aware.pig_seat]
+    if hunter and not trick and "AS" not in hand and "KS" not in hand:
+        spades = sorted((c for c in legal if c[1] == "S"), key=RANK.__getitem__)
+        if spades:
+            return spades[0]  # draw the pig out: its holder must follow
+    if hunter and trick and legal[0][1] != trick[0][1]:
+        for c in ("AS", "KS"):
+            if c in legal:
+                return c  # a spade above the pig is its likeliest taker
+    if trick and len(trick) == 3 and legal[0][1] == trick[0][1]:
+        suit = trick[0][1]
+        win = max(RANK[c] for c in trick if c[1] == suit)
+        over = [c for c in legal if RANK[c] > win]
+        under = [c for c in legal if RANK[c] < win]
+        wants = sum(aware.points.get(c, 0) for c in trick) >= 0
+        if over and under and wants != (sum(POINTS.get(c, 0) for c in trick) >= 0):
+            # The doubling turns the trick's worth round: take it or duck it accordingly.
+            if wants:
+                plain = [c for c in over if c != PIG]
+                if plain:
+                    return max(plain, key=RANK.__getitem__)
+            else:
+                plain = [c for c in under if c not in _KEEP]
+                return max(plain or under, key=RANK.__getitem__)
+    return _policy(hand, legal, trick, rng)
+
+
 _SPECIAL = ("QS", "JD", "TC")
 _KEEP = ("JD", "TC")  # cards one would rather not hand to the winner of someone else's trick
+
+
+class Exposed:
+    """What the exposures change in a playout's play (``exposure_playouts="aware"``): point
+    cards weighed with their doubling, and the exposed pig hunted: a seat that does not
+    hold it, nor a spade above it, leads its low spades until the pig falls, and a seat
+    with a spade above it sheds that spade first when it cannot follow."""
+
+    def __init__(self, exposed_by: list[list[str]]):
+        exposed = {c for e in exposed_by for c in e}
+        self.points = dict(POINTS)
+        if "AH" in exposed:
+            for c in HEART_VALUES:
+                self.points[c] *= 2
+        for c in (PIG, "JD"):
+            if c in exposed:
+                self.points[c] *= 2
+        self.pig_seat = next((s for s, e in enumerate(exposed_by) if PIG in e), None)
 
 
 def playout(
@@ -154,8 +211,10 @@ def playout(
     led: set[str],
     exposed: frozenset,
     rng: random.Random,
+    aware: Exposed | None = None,
 ) -> list[int]:
-    """Play the hand to its end from this position (mutates its arguments); final scores."""
+    """Play the hand to its end from this position (mutates its arguments); final scores.
+    With ``aware`` the seats play with the exposures in mind (``Exposed``)."""
     while True:
         if len(trick) == SEATS:
             suit = trick[0][1]
@@ -178,7 +237,10 @@ def playout(
         if not hand:
             break
         legal = _legal(hand, trick, restricted[seat], led)
-        card = _policy(hand, legal, trick, rng)
+        if aware is None or len(legal) == 1:
+            card = _policy(hand, legal, trick, rng)
+        else:
+            card = _aware_policy(seat, hand, legal, trick, rng, aware, hands)
         hand.remove(card)
         restricted[seat].discard(card)
         trick.append(card)
@@ -228,6 +290,7 @@ class HardBot:
         exposures: bool | str = True,
         exposure_margin: float = 0.0,
         plays: int = 0,
+        exposure_playouts: str = "plain",
         **options,
     ):
         # ``budget`` is the bench harness's generic name for the same count.
@@ -237,6 +300,11 @@ class HardBot:
         # With "search": what each exposed card must gain, in points, over exposing nothing.
         self.exposure_margin = float(exposure_margin)
         self.plays = max(0, int(plays))
+        # How the exposure search's playouts play: "plain" (the playouts' policy, as for the
+        # cards) or "aware" (with the exposures in mind: ``Exposed``).
+        if exposure_playouts not in ("plain", "aware"):
+            raise ValueError(f"exposure_playouts: plain or aware, not {exposure_playouts!r}")
+        self.aware = exposure_playouts == "aware"
 
     def deals(self, observation: dict, cards: list[str]) -> int:
         """How many deals to sample: ``samples``, or with a ``plays`` budget as many as it
@@ -255,7 +323,7 @@ class HardBot:
                 return expose_nothing(legal_actions)
             if self.exposures == "search" and observation.get("exposable"):
                 deals = EXPOSURE_PLAYOUTS >> len(observation["exposable"])
-                values = exposure_values(observation, random.Random(seed), deals)
+                values = exposure_values(observation, random.Random(seed), deals, self.aware)
                 margin = self.exposure_margin
                 best = max(values, key=lambda c: values[c] - margin * len(c))
                 return pick_exposure(legal_actions, list(best))
@@ -286,12 +354,15 @@ class HardBot:
         return [own[c] for c in cards]
 
 
-def exposure_values(observation: dict, rng: random.Random, deals: int) -> dict[tuple, float]:
+def exposure_values(
+    observation: dict, rng: random.Random, deals: int, aware: bool = False
+) -> dict[tuple, float]:
     """Each choice of cards to expose (every subset of this seat's exposable cards, none
     first) with its mean score over ``deals`` deals of the unseen cards, each played out with
     the playouts' policy: this seat's own hand score less the other seats' mean, the
     exposed cards' effects doubled, the other seats exposing by Normal's rule on their
-    sampled hands. The same deals and playouts for every choice."""
+    sampled hands. The same deals and playouts for every choice. With ``aware`` the
+    playouts' seats play with the exposures in mind (``Exposed``)."""
     me = observation["seat"]
     hand = list(observation["hand"])
     mine = list(observation["exposable"])
@@ -321,6 +392,7 @@ def exposure_values(observation: dict, rng: random.Random, deals: int) -> dict[t
                 set(),
                 frozenset(c for e in exposed_by for c in e),
                 random.Random(playout_seed),
+                Exposed(exposed_by) if aware else None,
             )
             values[choice] += scores[me] - (sum(scores) - scores[me]) / 3
     return {c: v / deals for c, v in values.items()}

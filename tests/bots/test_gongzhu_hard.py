@@ -46,3 +46,77 @@ def test_the_plays_budget_samples_more_deals_late_in_the_hand_and_never_fewer():
     late_cards = [a["card"] for a in late[1]]
     assert bot.deals(early[0], early_cards) == 10
     assert 10 < bot.deals(late[0], late_cards) <= 80
+
+
+# --- the exposure search's aware playouts (exposure_playouts="aware")
+
+
+def _aware(exposed_by):
+    from games.bots.gongzhu_hard import Exposed
+
+    return Exposed(exposed_by)
+
+
+def test_an_aware_playout_hunts_an_exposed_pig_with_low_spades():
+    from games.bots.gongzhu_hard import _aware_policy, _policy
+
+    hands = [["3S", "8S", "2D", "3D"], ["QS", "4S"], ["5C"], ["6C"]]
+    aware = _aware([[], ["QS"], [], []])
+    hand = hands[0]
+    # The plain policy leads one of its lowest cards at random; the hunter leads its low
+    # spade whatever the generator says, and only while the pig is out.
+    assert {_policy(hand, hand, [], random.Random(i)) for i in range(20)} > {"3S"}
+    assert {
+        _aware_policy(0, hand, hand, [], random.Random(i), aware, hands) for i in range(20)
+    } == {"3S"}
+    hands[1] = ["4S"]
+    assert {
+        _aware_policy(0, hand, hand, [], random.Random(i), aware, hands) for i in range(20)
+    } != {"3S"}
+    # A seat that holds a spade above the pig does not lead into it.
+    hand = ["AS", "3S", "2D", "3D"]
+    hands = [hand, ["QS", "4S"], ["5C"], ["6C"]]
+    assert {
+        _aware_policy(0, hand, hand, [], random.Random(i), aware, hands) for i in range(20)
+    } != {"3S"}
+
+
+def test_an_aware_playout_sheds_a_spade_above_an_exposed_pig_first():
+    from games.bots.gongzhu_hard import _aware_policy, _policy
+
+    hand = ["KS", "AH", "2C"]
+    hands = [hand, ["QS", "4S"], ["5C"], ["6C"]]
+    trick = ["9D"]
+    assert _policy(hand, hand, trick, random.Random(1)) == "AH"
+    assert (
+        _aware_policy(0, hand, hand, trick, random.Random(1), _aware([[], ["QS"], [], []]), hands)
+        == "KS"
+    )
+    # Nobody exposed the pig: the plain choice.
+    assert (
+        _aware_policy(0, hand, hand, trick, random.Random(1), _aware([[], [], [], []]), hands)
+        == "AH"
+    )
+
+
+def test_an_aware_playout_weighs_a_trick_with_its_exposures_doubled():
+    from games.bots.gongzhu_hard import _aware_policy, _policy
+
+    # Last to play to the pig and the goat: +100 - 100 = 0 plain (take it), -100 with the
+    # pig exposed (duck), +100 with the goat exposed (take it).
+    hand = ["KS", "2S"]
+    hands = [hand, [], [], []]
+    trick = ["JS", "QS", "JD"]
+    assert _policy(hand, hand, trick, random.Random(1)) == "KS"
+    pig = _aware([[], ["QS"], [], []])
+    hands[1] = []  # the pig is in the trick, no longer hunted
+    assert _aware_policy(0, hand, hand, trick, random.Random(1), pig, hands) == "2S"
+    goat = _aware([[], [], ["JD"], []])
+    assert _aware_policy(0, hand, hand, trick, random.Random(1), goat, hands) == "KS"
+
+
+def test_the_exposure_playouts_option_is_checked():
+    assert HardBot(exposure_playouts="aware").aware
+    assert not HardBot().aware
+    with pytest.raises(ValueError, match="plain or aware"):
+        HardBot(exposure_playouts="clever")
