@@ -185,6 +185,8 @@ class Measurement:
     stalls: int = 0
     matches: int = 0  # matches that ended (the table was replaced by a new one)
     server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
+    # The same per daphne process (each with its live children: the Hard bots' pool workers).
+    server_cpu_by_process: list[float] = field(default_factory=list)
     client_cpu: float = 0.0
     # Read requests (what a selection is as a play), sent before each play with --reads:
     # counted apart from the actions, their own latencies.
@@ -232,6 +234,18 @@ class Measurement:
             return None
         return (self.wire_bytes if wire else self.payload_bytes) / self.human_actions / 1024
 
+    def process_shares(self) -> list[float]:
+        """Each daphne process's CPU (with its pool workers) in % of one core."""
+        if not self.seconds:
+            return []
+        return [cpu / self.seconds * 100 for cpu in self.server_cpu_by_process]
+
+    def _per_process(self) -> str:
+        shares = self.process_shares()
+        if len(shares) < 2:
+            return ""
+        return "; per process " + ", ".join(f"{v:.0f}%" for v in shares)
+
     def latency_ms(self, p: float) -> float | None:
         return percentile(self.latencies, p) * 1000 if self.latencies else None
 
@@ -253,7 +267,8 @@ class Measurement:
             parts.append(
                 f"server CPU {self.server_cpu / self.seconds * 100:.0f}% "
                 f"({self.cpu_ms_per_human_action or 0.0:.2f} ms/human action, "
-                f"{self.cpu_ms_per_action or 0.0:.2f} ms/move)"
+                f"{self.cpu_ms_per_action or 0.0:.2f} ms/move"
+                f"{self._per_process()})"
             )
         if self.kind == "site" and self.human_actions:
             parts.append(
@@ -332,6 +347,19 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
             f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
         )
+    for regime, tables in keys:
+        shares = [
+            m.process_shares()
+            for m in results
+            if (m.kind, m.regime, m.tables) == ("site", regime, tables)
+            and len(m.server_cpu_by_process) > 1
+        ]
+        if shares:
+            each = [_median([s[i] for s in shares]) for i in range(len(shares[0]))]
+            rows.append(
+                f"{regime} {tables}: CPU per daphne process (with its pool workers), % of one "
+                "core: " + ", ".join(f"{v:.0f}" for v in each)
+            )
     watched = [m for m in results if m.db_sessions is not None]
     if watched:
         bound = max((m.db_bound or 0) for m in watched)
@@ -504,16 +532,40 @@ class SessionWatch:
             connection.close()
 
 
-def cpu_seconds(pids: list[int]) -> float | None:
-    """User + system CPU of the processes and their reaped children, from /proc."""
-    total = 0
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, ppid, ...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _ticks(fields: list[str]) -> int:
+    return sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+
+
+def cpu_seconds(pids: list[int]) -> list[float] | None:
+    """Per process: the user + system CPU of it, its reaped children and its live descendants
+    (a daphne's pool workers, whose time reaches it only once they have exited), from /proc."""
     try:
-        for pid in pids:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+        totals = {pid: _ticks(_stat(pid)) for pid in pids}
     except (OSError, IndexError, ValueError):
         return None
-    return total / os.sysconf("SC_CLK_TCK")
+    parents: dict[int, tuple[int, int]] = {}  # every other process: its parent, its ticks
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in totals:
+            try:
+                fields = _stat(int(entry))
+                parents[int(entry)] = (int(fields[1]), _ticks(fields))
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile: its time is in its parent's once it is reaped
+    for pid in pids:
+        below = {pid}
+        while True:
+            more = {child for child, (ppid, _) in parents.items() if ppid in below} - below
+            if not more:
+                break
+            below |= more
+        totals[pid] += sum(parents[child][1] for child in below - {pid})
+    tick = os.sysconf("SC_CLK_TCK")
+    return [totals[pid] / tick for pid in pids]
 
 
 @dataclass
@@ -797,7 +849,8 @@ async def _measure(run: Run, tasks: list, pids: list[int] | None, result: Measur
     cpu1, client1, wall1 = cpu_seconds(pids or []), time.process_time(), timezone.now()
     result.seconds = loop.time() - started
     if pids and cpu0 is not None and cpu1 is not None:
-        result.server_cpu = cpu1 - cpu0
+        result.server_cpu_by_process = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+        result.server_cpu = sum(result.server_cpu_by_process)
     result.client_cpu = client1 - client0
     await asyncio.gather(*running)  # each ends with its last answer (bounded by STALL_SECONDS)
     return wall0, wall1
@@ -867,6 +920,10 @@ class Config:
     log_dir: Path | None = None
     profile_dir: Path | None = None
     reviews: int = 0  # finished Gong Zhu hands whose reviews run while measuring
+    # The core the load generator (this process) runs on, so that its CPU does not spread
+    # over the servers' cores; None: wherever the system puts it. The daphne processes it
+    # starts may use every core.
+    client_core: int | None = field(default_factory=lambda: default_client_core())
 
     def validate(self) -> None:
         known = policies()
@@ -885,6 +942,9 @@ class Config:
         if any(r not in REGIMES for r in self.regimes):
             raise ValueError(f"regimes are {', '.join(REGIMES)}")
         self.urls = [check_url(u) for u in self.urls]
+        if self.client_core is not None and self.client_core not in os.sched_getaffinity(0):
+            cores = ", ".join(map(str, sorted(os.sched_getaffinity(0))))
+            raise ValueError(f"--client-core must be one of this machine's cores ({cores})")
         several = len(self.urls) > 1 or (not self.urls and self.processes > 1)
         if several and "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
             raise ValueError(
@@ -909,8 +969,40 @@ def describe(config: Config) -> str:
         f"servers: {servers}; database {db['ENGINE'].rsplit('.', 1)[-1]} ({db['NAME']}); "
         f"channel layer {layer}; human think time {config.think:g} s"
         f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}\n"
-        f"machine: {os.cpu_count()} cores, load average {load} at start"
+        f"machine: {os.cpu_count()} cores, load average {load} at start; load generator "
+        + (
+            f"pinned to core {config.client_core}"
+            if config.client_core is not None
+            else "not pinned"
+        )
     )
+
+
+def default_client_core() -> int | None:
+    """The last core, when there are several; None on one core."""
+    cores = sorted(os.sched_getaffinity(0))
+    return cores[-1] if len(cores) > 1 else None
+
+
+@contextlib.contextmanager
+def pinned(core: int | None) -> Iterator[None]:
+    """Every thread of this process on ``core`` (threads started meanwhile inherit it);
+    as before afterwards."""
+    if core is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+
+    def each_thread(cores) -> None:
+        for tid in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError):  # a thread that ended meanwhile
+                os.sched_setaffinity(int(tid), cores)
+
+    each_thread({core})
+    try:
+        yield
+    finally:
+        each_thread(before)
 
 
 def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
@@ -928,7 +1020,8 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
                 pacing = regime != "closed"
                 # Tables created here schedule their first bot move with this process's setting.
                 settings.GAME_PACING = pacing
-                with _servers(config, pacing, log_dir) as servers:
+                # The servers start on every core; then the load generator keeps to its own.
+                with _servers(config, pacing, log_dir) as servers, pinned(config.client_core):
                     for n in config.tables:
                         try:
                             results += _one(

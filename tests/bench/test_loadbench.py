@@ -127,3 +127,68 @@ def test_the_together_regime_plays_two_people_per_table(tmp_path):
         line = re.search(r"^together tables=2\s+site .* \(n=(\d+)\).* stalls 0 ", out, re.M)
         assert line and int(line.group(1)) > 0, out
         assert re.search(r"^together\s+2\s+" + NUMBER, out, re.M), out
+
+
+# A process that starts a child that burns CPU and then waits for a line on its stdin: the
+# child's time is its own until it exits and its parent reaps it.
+_BURNER = """
+import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", '''
+import sys, time
+start = time.process_time()
+while time.process_time() - start < 0.3:
+    pass
+print(time.process_time() - start, flush=True)
+sys.stdin.readline()
+'''])
+sys.exit(child.wait())
+"""
+
+
+def test_a_servers_cpu_counts_its_live_children():
+    """A daphne's Hard bots think in pool workers, which live as long as it does."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BURNER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        burnt = float(proc.stdout.readline())  # the child has burnt this and waits
+        (cpu,) = load.cpu_seconds([proc.pid])
+        assert cpu >= burnt - 0.02  # the clock's tick
+    finally:
+        proc.communicate("\n", timeout=30)
+
+
+def test_it_reports_the_cpu_of_each_server_process():
+    m = load.Measurement("site", "human", 50, seconds=4.0, server_cpu=3.0)
+    m.server_cpu_by_process = [1.0, 2.0]
+    m.latencies = [0.01] * 10
+    assert m.process_shares() == [25.0, 50.0]
+    assert "per process 25%, 50%" in m.line()
+    assert "CPU per daphne process (with its pool workers), % of one core: 25, 50" in (
+        load.summary([m], 1)
+    )
+    one = load.Measurement("site", "human", 50, seconds=4.0, server_cpu=1.0)
+    one.server_cpu_by_process = [1.0]
+    assert "per process" not in one.line()
+    assert "CPU per daphne process" not in load.summary([one], 1)
+
+
+def test_the_load_generator_keeps_to_its_core_while_it_measures():
+    import os
+    import threading
+
+    cores = os.sched_getaffinity(0)
+    if len(cores) < 2:
+        pytest.skip("one core: nothing to pin")
+    core = max(cores)
+    seen = {}
+    with load.pinned(core):
+        seen["main"] = os.sched_getaffinity(0)
+        thread = threading.Thread(target=lambda: seen.update(thread=os.sched_getaffinity(0)))
+        thread.start()
+        thread.join()
+    assert seen == {"main": {core}, "thread": {core}}
+    assert os.sched_getaffinity(0) == cores
+    assert load.default_client_core() == core
+    with pytest.raises(ValueError, match="--client-core"):
+        load.Config(client_core=max(cores) + 1).validate()

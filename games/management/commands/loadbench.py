@@ -19,6 +19,19 @@ def _counts(value: str) -> list[int]:
         raise CommandError(f"--tables takes numbers like 1,10,50, not {value!r}") from e
 
 
+def _core(value: str) -> int | None:
+    if value == "last":
+        return load.default_client_core()
+    if value == "none":
+        return None
+    try:
+        return int(value)
+    except ValueError as e:
+        raise CommandError(
+            f"--client-core takes a core's number, last or none, not {value!r}"
+        ) from e
+
+
 class Command(BaseCommand):
     help = (
         "Drive N concurrent tables over WebSockets against daphne on 127.0.0.1 (started here, "
@@ -79,6 +92,12 @@ class Command(BaseCommand):
             help="play this many Gong Zhu hands as a reviewer first and ask for their reviews as "
             "each measurement starts: the low-priority review worker runs while the bots move",
         )
+        parser.add_argument(
+            "--client-core",
+            default="last",
+            help="the core the load generator keeps to (the daphne processes use every "
+            "core): a core's number, last (the default; none on a one-core machine) or none",
+        )
         parser.add_argument("--log-dir", type=Path, default=None, help="daphne logs go here")
         parser.add_argument(
             "--profile", type=Path, default=None, help="run daphne under cProfile into this dir"
@@ -102,6 +121,7 @@ class Command(BaseCommand):
             reviews=opts["reviews"],
             log_dir=opts["log_dir"],
             profile_dir=opts["profile"],
+            client_core=_core(opts["client_core"]),
         )
         if config.profile_dir is not None:
             config.profile_dir.mkdir(parents=True, exist_ok=True)
