@@ -37,6 +37,9 @@ seats=K)``, played once per seating of its layout:
   numbers, as duplicate bridge deals the same cards): where the two players would decide
   alike, both hands go alike and cancel, so a deal counts by the decisions that differ
   (Hard with and without exposures differ only in deals where one would expose).
+  With ``first_only`` (``botmatch --first-decisions-only``), for players that differ in
+  each seat's first decision of a hand alone, a deal whose first decisions are all alike is
+  scored 0 without playing its hands out (``play_deal``).
 
 A deal's value is the mean over its hands; the summary is the mean over deals with a 95%
 interval (normal approximation). Per-deal records are appended to a JSON-lines results file
@@ -225,15 +228,53 @@ def decision(bot, game, state, seat: int, legal: list[dict], rng: random.Random)
     return functools.partial(bot.act, game.observation(state, seat), legal, rng)
 
 
-def play_deal(config: MatchConfig, deal: int) -> dict:
+def play_deal(config: MatchConfig, deal: int, first_only: bool = False) -> dict:
     """One deal played once per seating of the layout; the record that goes into the results
-    file, with the decision times of the hero and of the villain."""
+    file, with the decision times of the hero and of the villain.
+
+    ``first_only`` says that the hero and the villain play alike after each seat's first
+    decision of a hand (they differ in Gong Zhu's exposures alone, say), which only the
+    pairs layout can use: each hero seat's first decision is then also asked of the villain
+    (with a copy of the seat's generator), and where every one is the same in both seatings
+    both hands are the villain's own hand, which cancel: the deal is scored 0 unplayed
+    (``"unplayed": true`` in its record). Its value is the same as when it is played."""
+    if first_only and config.layout != "pairs":
+        raise ValueError("first_only needs the pairs layout")
     game = get_game(config.game)
     hero = _bot(config.game, config.hero, config.hero_options)
     villain = _bot(config.game, config.villain, config.villain_options)
     seed = deal_seed(config.seed, deal)
-    diffs = []
     clocks: dict[str, tuple[list, list]] = {"hero": ([], []), "villain": ([], [])}
+    alike = [first_only]  # every hero seat's first decision was the villain's so far
+
+    def play(state, hero_seats, rngs, first_phase: bool):
+        """Play on to the end of the hand, or with ``first_phase`` until every seat has
+        decided once."""
+        decided: set[int] = set()
+        while not game.hand_over(state):
+            if first_phase and len(decided) == config.seats:
+                break
+            for seat in game.to_move(state):
+                legal = game.legal_actions(state, seat)
+                role = "hero" if seat in hero_seats else "villain"
+                bot = hero if role == "hero" else villain
+                twin = None
+                if first_phase and alike[0] and role == "hero" and seat not in decided:
+                    copy = random.Random()
+                    copy.setstate(rngs[seat].getstate())
+                    twin = decision(villain, game, state, seat, legal, copy)()
+                decide = decision(bot, game, state, seat, legal, rngs[seat])
+                start, start_cpu = time.perf_counter(), time.process_time()
+                action = decide()
+                clocks[role][0].append(time.perf_counter() - start)
+                clocks[role][1].append(time.process_time() - start_cpu)
+                if twin is not None and twin != action:
+                    alike[0] = False
+                decided.add(seat)
+                state = game.apply(state, seat, action)
+        return state
+
+    hands = []
     for hero_seats in seatings(config.layout, config.seats):
         if config.layout == "rotate":
             # The rotate layout's seed of a hand, as before there were layouts.
@@ -242,25 +283,23 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
         else:
             rngs = [random.Random(f"{seed}:seat:{seat}") for seat in range(config.seats)]
         state = game.new_match(seed=seed, seats=config.seats)
-        while not game.hand_over(state):
-            movers = game.to_move(state)
-            for seat in movers:
-                legal = game.legal_actions(state, seat)
-                role = "hero" if seat in hero_seats else "villain"
-                bot = hero if role == "hero" else villain
-                decide = decision(bot, game, state, seat, legal, rngs[seat])
-                start, start_cpu = time.perf_counter(), time.process_time()
-                action = decide()
-                clocks[role][0].append(time.perf_counter() - start)
-                clocks[role][1].append(time.process_time() - start_cpu)
-                state = game.apply(state, seat, action)
+        if first_only:
+            state = play(state, hero_seats, rngs, first_phase=True)
+        hands.append((hero_seats, rngs, state))
+    unplayed = first_only and alike[0]
+    diffs = []
+    for hero_seats, rngs, state in hands:
+        if unplayed:
+            diffs.append(0.0)
+            continue
+        state = play(state, hero_seats, rngs, first_phase=False)
         scores = game.hand_result(state)["scores"]
         mine = [s for i, s in enumerate(scores) if i in hero_seats]
         others = [s for i, s in enumerate(scores) if i not in hero_seats]
         # The hero seats' scores added, less as many of the villains' mean score.
         diffs.append(sum(mine) - len(mine) * sum(others) / len(others))
     (times, cpu), (villain_times, villain_cpu) = clocks["hero"], clocks["villain"]
-    return {
+    record = {
         "run": config.key(),
         "deal": deal,
         "seed": seed,
@@ -271,13 +310,16 @@ def play_deal(config: MatchConfig, deal: int) -> dict:
         "villain_ms": _ms(villain_times),
         "villain_cpu_ms": _ms(villain_cpu),
     }
+    if unplayed:
+        record["unplayed"] = True
+    return record
 
 
 def _ms(seconds: list[float]) -> list[float]:
     return [round(t * 1000, 3) for t in seconds]
 
 
-def _play_task(args: tuple[MatchConfig, int]) -> dict:
+def _play_task(args: tuple[MatchConfig, int, bool]) -> dict:
     return play_deal(*args)
 
 
@@ -312,8 +354,11 @@ def run_match(
     jobs: int = 1,
     results: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    first_only: bool = False,
 ) -> list[dict]:
-    """Play the deals not yet in ``results`` (appending each as it finishes); all records."""
+    """Play the deals not yet in ``results`` (appending each as it finishes); all records.
+    ``first_only``: as ``play_deal``'s (a deal's record is the same either way, so a results
+    file may mix both)."""
     done = load_results(results, config)
     todo = [d for d in range(deals) if d not in done]
     out = open(results, "a+") if results else None  # noqa: SIM115 - closed below
@@ -322,7 +367,7 @@ def run_match(
         if out.read(1) != "\n":
             out.write("\n")  # the last line was cut short when a run was interrupted
     try:
-        for record in _records(config, todo, jobs):
+        for record in _records(config, todo, jobs, first_only):
             done[record["deal"]] = record
             if out:
                 out.write(json.dumps(record) + "\n")
@@ -335,14 +380,16 @@ def run_match(
     return [done[d] for d in sorted(done) if d < deals]
 
 
-def _records(config: MatchConfig, todo: list[int], jobs: int) -> Iterator[dict]:
+def _records(config: MatchConfig, todo: list[int], jobs: int, first_only: bool) -> Iterator[dict]:
     if jobs <= 1 or len(todo) <= 1:
         for deal in todo:
-            yield play_deal(config, deal)
+            yield play_deal(config, deal, first_only)
         return
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_task, [(config, d) for d in todo], chunksize=1)
+        yield from pool.imap_unordered(
+            _play_task, [(config, d, first_only) for d in todo], chunksize=1
+        )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -368,6 +415,7 @@ def summarize(records: list[dict]) -> dict:
         "mean": mean,
         "low": mean - half,
         "high": mean + half,
+        "unplayed": sum(1 for r in records if r.get("unplayed")),
     }
     for prefix, wall, cpu in (
         ("", "times_ms", "cpu_ms"),
@@ -408,6 +456,11 @@ def format_summary(config: MatchConfig, summary: dict) -> str:
         f"{value}: {summary['mean']:+.1f} points per hand, "
         f"95% interval [{summary['low']:+.1f}, {summary['high']:+.1f}]",
     ]
+    if summary.get("unplayed"):
+        lines.append(
+            f"{summary['unplayed']} deals scored 0 unplayed: every first decision alike "
+            "(--first-decisions-only)"
+        )
     for role, prefix in (("hero", ""), ("villain", "villain_")):
         if summary[f"{prefix}decisions"]:
             lines.append(

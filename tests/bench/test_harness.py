@@ -230,3 +230,29 @@ def test_rlcardmatch_keys_a_run_by_its_level_and_options(tmp_path, monkeypatch):
     run_command("rlcardmatch", level="hard:pool=3,recent=4", deals=1, results=str(results))
     assert seen == [("hard", {"pool": 3, "recent": 4})] * 2
     assert '\\"options\\": {\\"pool\\": 3, \\"recent\\": 4}' in results.read_text()
+
+
+def test_first_decisions_only_scores_a_deal_of_alike_first_decisions_0_unplayed():
+    # Hard with Normal's exposures against Hard without: they play alike after the exposures,
+    # so a deal where no hero seat exposes in either seating cancels; played or not, every
+    # deal's value is the same.
+    config = harness.MatchConfig(
+        "gongzhu", "hard:samples=2", "hard:samples=2,exposures=false", 4, 4, layout="pairs"
+    )
+    played = harness.run_match(config, 5)
+    quick = harness.run_match(config, 5, first_only=True)
+    assert [sum(r["diffs"]) for r in quick] == [sum(r["diffs"]) for r in played]
+    assert harness.summarize(quick)["mean"] == harness.summarize(played)["mean"]
+    unplayed = [r for r in quick if r.get("unplayed")]
+    assert unplayed and len(unplayed) < len(quick)
+    assert all(r["diffs"] == [0.0, 0.0] for r in unplayed)
+    assert any(sum(r["diffs"]) for r in quick if not r.get("unplayed"))
+    # Unplayed: only the exposures were decided (one per seat in each seating).
+    assert all(len(r["times_ms"]) == len(r["villain_ms"]) == 4 for r in unplayed)
+    with pytest.raises(ValueError, match="pairs"):
+        harness.play_deal(harness.MatchConfig("gongzhu", "normal", "easy", 4, 1), 0, True)
+
+
+def test_botmatch_first_decisions_only_needs_the_pairs_layout():
+    with pytest.raises(CommandError, match="needs --layout pairs"):
+        run_command("botmatch", "gongzhu", hero="normal", first_decisions_only=True, hands=1)

@@ -38,6 +38,13 @@ class Command(BaseCommand):
             help="rotate: the hero in each seat in turn, the villain in the others; pairs: the "
             "hero in the even seats and the villain in the odd ones, then swapped",
         )
+        parser.add_argument(
+            "--first-decisions-only",
+            action="store_true",
+            help="the hero and the villain play alike after each seat's first decision of a "
+            "hand (Gong Zhu's exposures): with the pairs layout, a deal where every first "
+            "decision is the same in both seatings is scored 0 without being played",
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
     def handle(self, *args, **opts):
@@ -57,6 +64,8 @@ class Command(BaseCommand):
             harness.seatings(opts["layout"], seats)
         except ValueError as e:
             raise CommandError(str(e)) from None
+        if opts["first_decisions_only"] and opts["layout"] != "pairs":
+            raise CommandError("--first-decisions-only needs --layout pairs")
         config = harness.MatchConfig(
             game=name,
             hero=opts["hero"],
@@ -74,6 +83,11 @@ class Command(BaseCommand):
                 self.stderr.write(f"  {done}/{total} deals")
 
         records = harness.run_match(
-            config, opts["hands"], jobs=opts["jobs"], results=opts["results"], progress=progress
+            config,
+            opts["hands"],
+            jobs=opts["jobs"],
+            results=opts["results"],
+            progress=progress,
+            first_only=opts["first_decisions_only"],
         )
         self.stdout.write(harness.format_summary(config, harness.summarize(records)))
