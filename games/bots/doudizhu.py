@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from functools import cached_property
 
+from games.bots.doudizhu_endgame import Endgame
 from games.bots.doudizhu_plan import CONTROL, is_control, plan
 from games.engine.doudizhu.bidding import after_bid, allowed_bids
 from games.engine.doudizhu.combos import (
@@ -378,6 +379,7 @@ SAMPLES = 20
 # [+2.2, +3.6] points per deal; seed 2: +2.3, +2.2 and +3.3 [+2.6, +3.9]. CPU time per
 # decision with both (seed 2, the machine busy): median 55 ms, p95 234 ms, max 772 ms.
 POOL, RECENT, BID_SAMPLES = 3, 4, 16
+ENDGAME_NODES = 2000
 
 
 class HardBot:
@@ -394,6 +396,8 @@ class HardBot:
         recent: int = RECENT,
         check_cap: int = 0,
         bid_samples: int = BID_SAMPLES,
+        endgame: int = 0,
+        endgame_nodes: int = ENDGAME_NODES,
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
         self.samples = budget if budget is not None else samples
@@ -412,6 +416,11 @@ class HardBot:
         # weighed over this many deals of the unseen cards, the rest of the bidding as Normal
         # would bid it and the hand played out by Normal's policy (``bid_values``).
         self.bid_samples = int(bid_samples)
+        # The playouts hand over to an exact solver (``doudizhu_endgame``) once at most
+        # ``endgame`` cards are left in the three hands (0: never), giving up past
+        # ``endgame_nodes`` positions a solve.
+        self.endgame = int(endgame)
+        self.endgame_nodes = int(endgame_nodes)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "bid":
@@ -450,10 +459,11 @@ class HardBot:
             )
         else:
             deals = (sample_hands(view, rng) for _ in range(samples))
+        endgame = Endgame(self.endgame, self.endgame_nodes) if self.endgame else None
         for hands in deals:
             seed = rng.random()
             for i, move in enumerate(moves):
-                totals[i] += playout(view, hands, move, random.Random(seed), self.smart)
+                totals[i] += playout(view, hands, move, random.Random(seed), self.smart, endgame)
         return totals
 
     def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
@@ -602,13 +612,23 @@ def infer_hands(
     return [hands for _s, _i, hands in kept]
 
 
-def playout(view: View, hands, first_move, rng: random.Random, smart=False) -> float:
+def playout(view: View, hands, first_move, rng: random.Random, smart=False, endgame=None) -> float:
     """Play the hand out with the fast policy after ``first_move``; points for our side."""
     table = None if view.table_key is None else (view.table_seat, view.table_key)
     passes = view.obs.get("passes", 0)
     bombs = view.obs["multiplier"]["bombs"]
     return _play_on(
-        hands, view.seat, view.landlord, view.seat, first_move, table, passes, bombs, rng, smart
+        hands,
+        view.seat,
+        view.landlord,
+        view.seat,
+        first_move,
+        table,
+        passes,
+        bombs,
+        rng,
+        smart,
+        endgame,
     )
 
 
@@ -675,9 +695,13 @@ def _auction(bids, current: int, seat: int, value: int, hands, bidder) -> tuple 
     return None
 
 
-def _play_on(hands, seat, landlord, turn, move, table, passes, bombs, rng, smart) -> float:
+def _play_on(
+    hands, seat, landlord, turn, move, table, passes, bombs, rng, smart, endgame=None
+) -> float:
     """Points for ``seat``'s side when ``turn`` plays ``move`` (None: passes; with no table,
-    None is the landlord's first lead, chosen by the policy) and the hand is played out."""
+    None is the landlord's first lead, chosen by the policy) and the hand is played out;
+    with an ``endgame`` solver, by it once few enough cards are left (no more bombs
+    counted from there)."""
     hands = [list(h) for h in hands]
     if move is None and table is None:
         move = _policy(hands, turn, landlord, None, rng, smart)
@@ -693,14 +717,21 @@ def _play_on(hands, seat, landlord, turn, move, table, passes, bombs, rng, smart
                 bombs += 1
             table, passes = (turn, move_key(move)), 0
             if not any(hands[turn]):
-                won = (turn == landlord) == (seat == landlord)
-                value = 2**bombs
-                if seat == landlord:
-                    value *= 2  # the landlord wins or loses against both peasants
-                return value if won else -value
+                return _points((turn == landlord) == (seat == landlord), seat, landlord, bombs)
         turn = (turn + 1) % 3
+        if endgame is not None:
+            landlord_wins = endgame.landlord_wins(hands, turn, landlord, table)
+            if landlord_wins is not None:
+                return _points(landlord_wins == (seat == landlord), seat, landlord, bombs)
         move = _policy(hands, turn, landlord, table, rng, smart)
     return 0.0
+
+
+def _points(won: bool, seat: int, landlord: int, bombs: int) -> int:
+    value = 2**bombs
+    if seat == landlord:
+        value *= 2  # the landlord wins or loses against both peasants
+    return value if won else -value
 
 
 def _policy(hands, turn, landlord, table, rng, smart):
