@@ -90,8 +90,10 @@ class DouDizhuPerfect:
 
     sees_all = True
 
-    def __init__(self, candidates: int = 4):
-        self.search = doudizhu.HardBot(samples=1, candidates=candidates, smart=True)
+    def __init__(self, candidates: int = 4, endgame: int | None = None):
+        # ``endgame``: as Hard's option (its default unless given)
+        options = {} if endgame is None else {"endgame": endgame}
+        self.search = doudizhu.HardBot(samples=1, candidates=candidates, smart=True, **options)
         self.policy = doudizhu.NormalBot()
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
@@ -109,8 +111,10 @@ class DouDizhuPerfect:
             return doudizhu._to_action(view, moves[0])
         hands = true_counts(game, state)
         playout_seed = rng.random()
+        endgame = self.search.endgame_solver()
         values = [
-            doudizhu.playout(view, hands, m, random.Random(playout_seed), True) for m in moves
+            doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame)
+            for m in moves
         ]
         return best([doudizhu._to_action(view, m) for m in moves], values)
 

@@ -459,12 +459,16 @@ class HardBot:
             )
         else:
             deals = (sample_hands(view, rng) for _ in range(samples))
-        endgame = Endgame(self.endgame, self.endgame_nodes) if self.endgame else None
+        endgame = self.endgame_solver()
         for hands in deals:
             seed = rng.random()
             for i, move in enumerate(moves):
                 totals[i] += playout(view, hands, move, random.Random(seed), self.smart, endgame)
         return totals
+
+    def endgame_solver(self) -> Endgame | None:
+        """A solver for one decision's playouts, or None without ``endgame``."""
+        return Endgame(self.endgame, self.endgame_nodes) if self.endgame else None
 
     def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
         """The plays Hard weighs (Normal's best few, and passing where allowed), or None

@@ -153,7 +153,7 @@ def test_a_tiny_botmatch_with_the_perfect_hero(name, extra):
 
 def test_a_spec_may_set_the_perfect_players_options_and_no_others():
     harness.check_spec("gandengyan", "perfect:stock=false,samples=4")
-    harness.check_spec("doudizhu", "perfect:candidates=6")
+    harness.check_spec("doudizhu", "perfect:candidates=6,endgame=16")
     with pytest.raises(ValueError):
         harness.check_spec("gongzhu", "perfect:samples=4")
     harness.check_spec("gongzhu", "perfect:margin=false")
