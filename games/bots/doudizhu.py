@@ -13,8 +13,9 @@ Every bot sees only its seat's observation, the legal actions and a ``random.Ran
   Normal's policy, and takes the best on average. It deals ``pool`` × samples deals and
   keeps those that best explain the other seats' bids and latest plays under Normal's
   policy (``surprise``), and weighs each bid by playouts on ``bid_samples`` deals of the
-  unseen cards (``bid_values``). Its budget is counted in deals, never a clock, so the same
-  rng gives the same move anywhere.
+  unseen cards (``bid_values``). Once few cards are left in a sampled deal, its playout
+  ends by an exact search of that endgame (``doudizhu_endgame``). Its budget is counted in
+  deals and positions, never a clock, so the same rng gives the same move anywhere.
 """
 
 from __future__ import annotations
@@ -379,7 +380,12 @@ SAMPLES = 20
 # [+2.2, +3.6] points per deal; seed 2: +2.3, +2.2 and +3.3 [+2.6, +3.9]. CPU time per
 # decision with both (seed 2, the machine busy): median 55 ms, p95 234 ms, max 772 ms.
 POOL, RECENT, BID_SAMPLES = 3, 4, 16
-ENDGAME_NODES = 2000
+# Endgames solved exactly from 16 cards left in the three hands (2,000 positions a solve at
+# most): against RLCard's rule agent (rlcardmatch --seed 1 --deals 400) 78.1 % -> 81.5 % of
+# the games won, +3.4 [+0.5, +6.2] points on the same deals; against Normal +2.9 -> +3.0
+# points per deal (seed 1, 200 deals; the same deals +0.1 [-0.6, +0.8]); CPU time per
+# decision median 36 -> 51 ms, p95 165 -> 237 ms (the machine busy).
+ENDGAME, ENDGAME_NODES = 16, 2000
 
 
 class HardBot:
@@ -396,7 +402,7 @@ class HardBot:
         recent: int = RECENT,
         check_cap: int = 0,
         bid_samples: int = BID_SAMPLES,
-        endgame: int = 0,
+        endgame: int = ENDGAME,
         endgame_nodes: int = ENDGAME_NODES,
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
