@@ -19,7 +19,11 @@ class Endgame:
     def __init__(self, cards: int, nodes: int):
         self.cards = cards  # hand over to the solver with at most this many cards left
         self.nodes = nodes  # positions visited per solve before giving up
-        self.known: dict[tuple, bool] = {}
+        # Positions as bytes: kept as tuples (four to a position, by the hundred thousand),
+        # they made the garbage collector's full passes walk them all, again and again:
+        # a fifth of Hard's time, and its slowest decisions over a second.
+        self.known: dict[bytes, bool] = {}
+        self.kinds: dict[str, int] = {}  # a play's kind as a number, for the bytes
         self.left = 0
 
     def landlord_wins(self, hands, turn: int, landlord: int, table) -> bool | None:
@@ -38,7 +42,12 @@ class Endgame:
     def _wins(self, hands, turn, landlord, table) -> bool:
         if table is not None and table[0] == turn:
             table = None  # everyone else passed: a new trick
-        key = (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), turn, table)
+        if table is None:
+            key = bytes((*hands[0], *hands[1], *hands[2], turn))
+        else:
+            kind, low, length, count = table[1]
+            code = self.kinds.setdefault(kind, len(self.kinds))
+            key = bytes((*hands[0], *hands[1], *hands[2], turn, table[0], code, low, length, count))
         known = self.known.get(key)
         if known is not None:
             return known
