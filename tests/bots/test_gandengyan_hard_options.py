@@ -4,6 +4,7 @@ opponents' decisions it reads when it is the true one."""
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -102,3 +103,43 @@ def test_the_true_deal_fits_the_opponents_last_two_tricks(seats):
         assert all(search.agrees(world, ck, rng) for ck in seen)
         checked += len(seen)
     assert checked > 20
+
+
+def choice_positions(seed: int, count: int) -> list[tuple]:
+    """Arguments of ``normal_choice`` from random hands: rank counts, jokers, a table (None or
+    a play open to another random hand), the threat and the stock."""
+    rng = random.Random(seed)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 13]
+    out = []
+    for _ in range(count):
+        cards = rng.sample(deck, rng.randint(3, 14))
+        counts = [cards.count(r) for r in range(13)]
+        other = rng.sample(deck, 8)
+        table = None
+        if rng.random() < 0.7:
+            other_counts = [other.count(r) for r in range(13)]
+            table = rng.choice(search.lead_plays(other_counts, other.count(13)))[0]
+        out.append((counts, cards.count(13), table, rng.randint(1, 6), rng.randint(0, 30)))
+    return out
+
+
+def test_normal_choices_are_remembered_as_numbers_the_collector_skips():
+    # Kept as objects, a full cache of Normal's choices made every full collection walk
+    # hundreds of thousands of them: a sixth of Hard's time.
+    for position in choice_positions(1, 3000):  # the tables and plays seen get numbers
+        search.normal_choice(*position)
+    gc.collect()
+    before = len(gc.get_objects())
+    for position in choice_positions(2, 3000):
+        search.normal_choice(*position)
+    gc.collect()
+    assert len(gc.get_objects()) - before < 300
+
+
+def test_normal_choices_stay_right_when_the_cache_is_forgotten(monkeypatch):
+    positions = choice_positions(3, 400)
+    expected = [search._normal_choice(*p) for p in positions]
+    monkeypatch.setattr(search, "CHOICE_CAP", 50)
+    assert [search.normal_choice(*p) for p in positions] == expected
+    assert [search.normal_choice(*p) for p in reversed(positions)] == expected[::-1]
+    assert len(search._CHOICE) <= 51
