@@ -15,6 +15,7 @@ have made the opponents' decisions of the last tricks (``checks``, ``deal_fittin
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -253,14 +254,38 @@ def normal_value(
 
 
 # Normal's choices, remembered across decisions. Keys and values hold numbers only: tables
-# and plays stand for themselves by a number (``_TABLES``, ``_PLAYS``). Kept as objects,
-# a full cache made every full pass of the garbage collector walk hundreds of thousands
-# of them: a sixth of Hard's time, and its slowest decisions twice as slow.
+# and plays stand for themselves by a number. Kept as objects, a full cache made every full
+# pass of the garbage collector walk hundreds of thousands of them: a sixth of Hard's time,
+# and its slowest decisions twice as slow.
 CHOICE_CAP = 200_000  # choices remembered at most; past it they are forgotten together
-_CHOICE: dict[tuple, int] = {}
-_TABLES: dict[Combo | None, int] = {}
-_PLAYS: dict[Any, int] = {}
-_PLAY_LIST: list = []
+
+
+class _Choices:
+    """One generation of remembered choices with its own numbering; a full one is replaced
+    whole, so a caller holding it keeps consistent numbers. New numbers are handed out under
+    a lock: two threads never give two tables or plays the same one."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple, int] = {}
+        self.tables: dict[Combo | None, int] = {}
+        self.plays: dict[Any, int] = {}
+        self.play_list: list = []
+
+    def table_number(self, table: Combo | None) -> int:
+        with _NUMBERING:
+            return self.tables.setdefault(table, len(self.tables))
+
+    def play_number(self, move) -> int:
+        with _NUMBERING:
+            number = self.plays.get(move)
+            if number is None:
+                number = self.plays[move] = len(self.play_list)
+                self.play_list.append(move)
+            return number
+
+
+_NUMBERING = threading.Lock()
+_choices = _Choices()
 
 
 def normal_choice(
@@ -270,22 +295,19 @@ def normal_choice(
     best-valued play when leading (the last of equals, as Normal breaks ties); when
     following, that play only if it is worth more than keeping the hand. Remembered by
     what it depends on: the hand, the table, the threat up to 3 cards, a stock under 6."""
-    if len(_CHOICE) > CHOICE_CAP:
-        for cache in (_CHOICE, _TABLES, _PLAYS, _PLAY_LIST):
-            cache.clear()  # the numbers start again
-    table_id = _TABLES.get(table)
-    if table_id is None:
-        table_id = _TABLES[table] = len(_TABLES)
-    key = (*c, j, table_id, min(threat, 3), stock < 6)
-    index = _CHOICE.get(key)
-    if index is None:
+    global _choices
+    memo = _choices
+    if len(memo.by_key) > CHOICE_CAP:
+        memo = _choices = _Choices()
+    table_number = memo.tables.get(table)
+    if table_number is None:
+        table_number = memo.table_number(table)
+    key = (*c, j, table_number, min(threat, 3), stock < 6)
+    number = memo.by_key.get(key)
+    if number is None:
         move = _normal_choice(c, j, table, threat, stock)
-        index = _PLAYS.get(move)
-        if index is None:
-            index = _PLAYS[move] = len(_PLAY_LIST)
-            _PLAY_LIST.append(move)
-        _CHOICE[key] = index
-    return _PLAY_LIST[index]
+        number = memo.by_key[key] = memo.play_number(move)
+    return memo.play_list[number]
 
 
 def _normal_choice(

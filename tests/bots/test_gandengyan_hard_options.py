@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gc
 import random
+import sys
+import threading
 
 import pytest
 
@@ -142,4 +144,31 @@ def test_normal_choices_stay_right_when_the_cache_is_forgotten(monkeypatch):
     monkeypatch.setattr(search, "CHOICE_CAP", 50)
     assert [search.normal_choice(*p) for p in positions] == expected
     assert [search.normal_choice(*p) for p in reversed(positions)] == expected[::-1]
-    assert len(search._CHOICE) <= 51
+    assert len(search._choices.by_key) <= 51
+
+
+def test_normal_choices_stay_right_for_threads_asking_at_once(monkeypatch):
+    positions = choice_positions(4, 300)
+    expected = [search._normal_choice(*p) for p in positions]
+    monkeypatch.setattr(search, "CHOICE_CAP", 40)  # forgotten again and again meanwhile
+    answers: dict[int, list] = {}
+
+    def ask(shift: int) -> None:
+        order = positions[shift:] + positions[:shift]
+        answers[shift] = [search.normal_choice(*p) for p in order]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can
+    try:
+        for _round in range(3):
+            answers.clear()
+            threads = [threading.Thread(target=ask, args=(shift,)) for shift in range(0, 300, 50)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert sorted(answers) == list(range(0, 300, 50))
+            for shift, got in answers.items():
+                assert got == expected[shift:] + expected[:shift]
+    finally:
+        sys.setswitchinterval(interval)
