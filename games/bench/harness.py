@@ -451,11 +451,12 @@ def format_summary(config: MatchConfig, summary: dict) -> str:
             f"(seed {config.seed})"
         )
         value = "hero - villains"
-    lines = [
-        head,
-        f"{value}: {summary['mean']:+.1f} points per hand, "
-        f"95% interval [{summary['low']:+.1f}, {summary['high']:+.1f}]",
-    ]
+    interval = (
+        f"95% interval [{summary['low']:+.1f}, {summary['high']:+.1f}]"
+        if summary["deals"] > 1
+        else "no interval from one deal"
+    )
+    lines = [head, f"{value}: {summary['mean']:+.1f} points per hand, {interval}"]
     if summary.get("unplayed"):
         lines.append(
             f"{summary['unplayed']} deals scored 0 unplayed: every first decision alike "

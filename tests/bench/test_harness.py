@@ -79,6 +79,16 @@ def test_summary_statistics():
     assert harness.percentile([1, 2, 3, 4, 5], 95) == pytest.approx(4.8)
 
 
+def test_a_summary_of_one_deal_says_it_has_no_interval():
+    config = harness.MatchConfig(game="gongzhu", hero="hard", villain="normal", seats=4, seed=1)
+    one = harness.summarize([{"diffs": [10, 30], "times_ms": [1.0], "cpu_ms": [0.9]}])
+    text = harness.format_summary(config, one)
+    assert "+20.0 points per hand, no interval from one deal" in text
+    assert "nan" not in text
+    two = harness.summarize([{"diffs": [10, 30]}, {"diffs": [0, 0]}])
+    assert "95% interval [" in harness.format_summary(config, two)
+
+
 def test_enginebench_prints_hands_per_second_and_legal_action_times():
     text = run_command("enginebench", "gongzhu", seconds=0.05, runs=1, positions=10)
     assert re.search(r"4 seats: \d+ full random hands/s", text)
