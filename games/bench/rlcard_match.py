@@ -181,9 +181,13 @@ def summarize(records) -> dict:
 
 def format_summary(level, summary) -> str:
     def pct(t):
+        if math.isnan(t[1]):
+            return f"{100 * t[0]:.1f}% (no interval from one game)"
         return f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"
 
     def pts(t):
+        if math.isnan(t[1]):
+            return f"{t[0]:+.3f} (no interval from one deal)"
         return f"{t[0]:+.3f} [{t[1]:+.3f}, {t[2]:+.3f}]"
 
     lines = [

@@ -48,7 +48,9 @@ def test_a_deal_plays_both_ways_and_repeats():
         assert a[role]["points"] != 0
         assert a[role]["their_decisions"] > 0
     summary = rlcard_match.summarize([a])
-    assert "ours as landlord" in rlcard_match.format_summary("normal", summary)
+    text = rlcard_match.format_summary("normal", summary)
+    assert "ours as landlord" in text
+    assert "no interval from one deal" in text and "nan" not in text
 
 
 def test_the_perfect_player_plays_rlcard_seeing_every_hand(monkeypatch):
