@@ -441,6 +441,7 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     consumer.code, consumer.open_parts = "ABC", frozenset()
     consumer.rendered, consumer.notified = 4, -1
     consumer.rendering = consumer.pending = consumer.reread = False
+    consumer.watching = True
     consumer.language = lambda: "en"
     sent = []
     consumer.frames = type("Frames", (), {"encode": lambda self, html, version: html})()
@@ -459,3 +460,35 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     gate.set()
     await rendering
     assert sent == ["board 5 connected", "board 5 reconnecting"]
+
+
+async def test_a_move_made_while_a_socket_opens_reaches_it(monkeypatch):
+    """The table moves between the socket's first read and its first frame: the notice of that
+    move must reach the socket, or its page keeps the older board until the next move (with
+    the bots waiting for the person, that is never)."""
+    from games import realtime
+
+    user = await make_user("ren")
+    table = await make_table(user)
+    first = await connect(user, table)
+    await until(first, my_turn)  # the bots wait for the person now: nothing else moves
+    version, legal, _obs = await legal_for_human(table)
+    real_opening = views_live.opening
+
+    def opening_then_a_move(code, user_, language):
+        opened = real_opening(code, user_, language)  # the board at ``version`` ...
+        loop = getattr(realtime._serving, "loop", None)
+        realtime.serving(None)  # ... then a move whose notice is sent before this returns
+        try:
+            services.submit_action(code, user_, legal[0], version)
+        finally:
+            realtime.serving(loop)
+        return opened
+
+    monkeypatch.setattr(views_live, "opening", opening_then_a_move)
+    second = await connect(user, table)
+    assert version_of(await second.receive_from(timeout=10)) == version
+    newer = await until(second, lambda html: (version_of(html) or 0) > version, limit=5)
+    assert version_of(newer) == (await reload(table)).version
+    await first.disconnect()
+    await second.disconnect()
