@@ -31,7 +31,11 @@ class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             return
         self.group = realtime.lobby_group()
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send(text_data=self.render("live/_status.html", {"online": True}))
+        # The open tables as of now, read after joining: a table opened or filled between the
+        # page's render and the join would otherwise stay missing (or listed) until the next.
+        await self.send(
+            text_data=self.render("live/_status.html", {"online": True}) + await self._open_tables()
+        )
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -43,10 +47,13 @@ class LobbyConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
 
     async def lobby_tables(self, event):
         # The open tables changed: this socket's list, in its language.
+        await self.send(text_data=await self._open_tables())
+
+    async def _open_tables(self) -> str:
         from games.views_live import open_tables
 
         tables = await database_call(open_tables)()
-        await self.send(text_data=self.render("games/_open_tables.html", {"open_tables": tables}))
+        return self.render("games/_open_tables.html", {"open_tables": tables})
 
     async def lobby_notice(self, event):
         await self.send(text_data=self.render("live/_notice.html", {"kind": event.get("kind", "")}))

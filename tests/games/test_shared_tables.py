@@ -689,3 +689,25 @@ def test_the_invitation_page_seats_a_visitor_and_refuses_clearly():
     watcher = Client()
     watcher.force_login(user("zoe"))
     assert watcher.get(reverse("games:table", kwargs={"code": table.code})).status_code == 403
+
+
+async def test_the_lobby_socket_lists_the_open_tables_as_it_joins():
+    """A table opened between the lobby page's render and its socket's join is listed at once,
+    not only at the next change."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from cardsite.asgi import application
+    from tests.games.test_consumers import ORIGIN, _cookie
+
+    ren = await sync_to_async(user)("ren")
+    table = await sync_to_async(services.create_shared_table)(
+        ren, "gandengyan", ["person", "person", "normal"], public=True
+    )
+    cookie = await sync_to_async(_cookie)(await sync_to_async(user)("mia"))
+    lobby = WebsocketCommunicator(application, "/ws/en/lobby/", headers=[ORIGIN, cookie])
+    assert (await lobby.connect())[0]
+    first = await lobby.receive_from(timeout=10)
+    assert 'id="live-status"' in first
+    assert 'id="open-tables"' in first and table.invite in first
+    await lobby.disconnect()
