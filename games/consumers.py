@@ -93,7 +93,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.notified = -1  # the newest version a notice named
         self.reread = False
         self.open_parts = frozenset()  # the parts of the board the page has open (a round's log)
-        self.watching = False  # accepted to see the table (its first frame on the way)
+        self.game = None  # the table's game, once this socket is accepted to see it
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.send(text_data=self.render("live/_login_required.html"))
@@ -104,26 +104,24 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             # In the table's group before its first read: a move committed after the read is
             # announced to this socket. (Joined after it, a move in between went unannounced
             # and the page kept the older board until the next move.) Notices that arrive
-            # meanwhile wait until this handler is done, and count only once it accepted.
+            # meanwhile wait until this handler is done, and count only once it accepted;
+            # a refused socket leaves the group as it disconnects.
             self.group = realtime.table_group(self.code)
             await self.channel_layer.group_add(self.group, self.channel_name)
             opened = await database_call(views_live.opening)(self.code, user, self.language())
-        refusal = None
         if opened is None:
-            refusal = ("no_such_table", CLOSE_NOT_FOUND)
-        elif opened.frame is None:
-            refusal = ("no_watching", CLOSE_FORBIDDEN)
-        if refusal is not None:
-            if self.code is not None:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-            message_code, close_code = refusal
             await self.send(
-                text_data=self.render("games/_toast.html", {"message_code": message_code})
+                text_data=self.render("games/_toast.html", {"message_code": "no_such_table"})
             )
-            await self.close(code=close_code)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if opened.frame is None:
+            await self.send(
+                text_data=self.render("games/_toast.html", {"message_code": "no_watching"})
+            )
+            await self.close(code=CLOSE_FORBIDDEN)
             return
         self.game = opened.game  # the game, once: each move then saves reading it
-        self.watching = True
         await self._send_frame(opened.frame)
         if opened.shared:  # a table for people: the others see this socket's person here
             await database_call(services.socket_opened)(self.code, user, self.channel_name)
@@ -194,7 +192,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         metrics.action_latency(self.game, time.perf_counter() - received)
 
     async def table_changed(self, event):
-        if not self.watching:
+        if self.game is None:
             return  # refused (a notice that came while it was asking): it never sees the table
         version = event.get("version", 0)
         if event.get("refresh"):
@@ -232,7 +230,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.rendering = False
 
     async def table_reaction(self, event):
-        if not self.watching:
+        if self.game is None:
             return
         html = await database_call(views_live.reaction)(
             self.code, event.get("seat"), event.get("key"), self.language()

@@ -435,6 +435,14 @@ def summarize(records: list[dict]) -> dict:
     return summary
 
 
+def bracket(low: float, high: float, spec: str) -> str | None:
+    """A 95% interval as ``[low, high]`` in ``spec``, or None where there is none (one deal:
+    its bounds are not numbers)."""
+    if math.isnan(low):
+        return None
+    return f"[{low:{spec}}, {high:{spec}}]"
+
+
 def format_summary(config: MatchConfig, summary: dict) -> str:
     if config.layout == "pairs":
         hero_seats, villain_seats = seatings(config.layout, config.seats)
@@ -451,11 +459,8 @@ def format_summary(config: MatchConfig, summary: dict) -> str:
             f"(seed {config.seed})"
         )
         value = "hero - villains"
-    interval = (
-        f"95% interval [{summary['low']:+.1f}, {summary['high']:+.1f}]"
-        if summary["deals"] > 1
-        else "no interval from one deal"
-    )
+    interval = bracket(summary["low"], summary["high"], "+.1f")
+    interval = f"95% interval {interval}" if interval else "no interval from one deal"
     lines = [head, f"{value}: {summary['mean']:+.1f} points per hand, {interval}"]
     if summary.get("unplayed"):
         lines.append(

@@ -21,7 +21,7 @@ import multiprocessing
 import random
 import statistics
 
-from games.bench.harness import decision, make_bot, records_by_run
+from games.bench.harness import bracket, decision, make_bot, records_by_run
 from games.engine import get_game
 from games.engine.doudizhu import new_match_fixed
 
@@ -181,14 +181,11 @@ def summarize(records) -> dict:
 
 def format_summary(level, summary) -> str:
     def pct(t):
-        if math.isnan(t[1]):
-            return f"{100 * t[0]:.1f}% (no interval from one game)"
-        return f"{100 * t[0]:.1f}% [{100 * t[1]:.1f}, {100 * t[2]:.1f}]"
+        interval = bracket(100 * t[1], 100 * t[2], ".1f")
+        return f"{100 * t[0]:.1f}% {interval or '(no interval from one game)'}"
 
     def pts(t):
-        if math.isnan(t[1]):
-            return f"{t[0]:+.3f} (no interval from one deal)"
-        return f"{t[0]:+.3f} [{t[1]:+.3f}, {t[2]:+.3f}]"
+        return f"{t[0]:+.3f} {bracket(t[1], t[2], '+.3f') or '(no interval from one deal)'}"
 
     lines = [
         f"rlcardmatch: our {level} vs RLCard doudizhu-rule-v1, {summary['deals']} deals, "

@@ -10,7 +10,9 @@ never a clock; past the cap it gives up and the playout goes on with the policy.
 
 from __future__ import annotations
 
-from games.engine.doudizhu.combos import follows, leads, move_key
+from games.engine.doudizhu.combos import KINDS, follows, leads, move_key
+
+_KIND = {kind: number for number, kind in enumerate(KINDS)}  # a play's kind as a byte
 
 
 class Endgame:
@@ -23,7 +25,6 @@ class Endgame:
         # they made the garbage collector's full passes walk them all, again and again:
         # a fifth of Hard's time, and its slowest decisions over a second.
         self.known: dict[bytes, bool] = {}
-        self.kinds: dict[str, int] = {}  # a play's kind as a number, for the bytes
         self.left = 0
 
     def landlord_wins(self, hands, turn: int, landlord: int, table) -> bool | None:
@@ -46,8 +47,9 @@ class Endgame:
             key = bytes((*hands[0], *hands[1], *hands[2], turn))
         else:
             kind, low, length, count = table[1]
-            code = self.kinds.setdefault(kind, len(self.kinds))
-            key = bytes((*hands[0], *hands[1], *hands[2], turn, table[0], code, low, length, count))
+            key = bytes(
+                (*hands[0], *hands[1], *hands[2], turn, table[0], _KIND[kind], low, length, count)
+            )
         known = self.known.get(key)
         if known is not None:
             return known

@@ -441,7 +441,7 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     consumer.code, consumer.open_parts = "ABC", frozenset()
     consumer.rendered, consumer.notified = 4, -1
     consumer.rendering = consumer.pending = consumer.reread = False
-    consumer.watching = True
+    consumer.game = "gongzhu"
     consumer.language = lambda: "en"
     sent = []
     consumer.frames = type("Frames", (), {"encode": lambda self, html, version: html})()
