@@ -40,6 +40,9 @@ MAX_FRAME_CHARS = 16 * 1024
 
 # Read requests per socket: a burst of this many, then this many per second.
 READS_BURST, READS_PER_SECOND = 8, 4.0
+# A move on its way is drawn this long after its time: never before it, whatever the timer's
+# resolution (a draw that came too early finds nothing new and waits again).
+DRAW_SLACK_SECONDS = 0.005
 
 
 class TokenBucket:
@@ -94,6 +97,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.reread = False
         self.open_parts = frozenset()  # the parts of the board the page has open (a round's log)
         self.game = None  # the table's game, once this socket is accepted to see it
+        self.next_draw = None  # the timer that draws the next move on its way
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.send(text_data=self.render("live/_login_required.html"))
@@ -131,6 +135,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
 
     async def disconnect(self, code):
         self.gone = True  # a render still running for this socket must not send any more
+        if getattr(self, "next_draw", None) is not None:
+            self.next_draw.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "heartbeat", None) is not None:
@@ -245,6 +251,31 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if html:
             await self.send(text_data=self.frames.encode(html, version))
         self.rendered = max(self.rendered, version)
+        self._draw_at(getattr(frame, "due", None))
+
+    def _draw_at(self, due: float | None) -> None:
+        """Draw the board again when the next of the moves on their way shows (``due``,
+        seconds since the epoch): the bots' replies applied with a move show one by one, at
+        their paced times, without a notice each."""
+        if due is None or getattr(self, "gone", False):
+            return
+        if self.next_draw is not None:
+            self.next_draw.cancel()
+        delay = max(0.0, due - time.time()) + DRAW_SLACK_SECONDS
+        self.next_draw = asyncio.get_running_loop().call_later(delay, self._draw_due)
+
+    def _draw_due(self) -> None:
+        self.next_draw = None
+        if not getattr(self, "gone", False):
+            self.drawing = asyncio.ensure_future(self._draw_next())
+
+    async def _draw_next(self) -> None:
+        # Through the path a notice takes (coalesced with one, never overtaking it), with its
+        # handling of a database that is away.
+        try:
+            await self.dispatch({"type": "table.changed", "version": self.rendered + 1})
+        except Exception:  # a task of its own: nothing above it would say what went wrong
+            log.exception("could not draw table %s's next move", self.code)
 
     async def _draw_again(self):
         """The board as it is now, even at a version this page has (its view of it changed):

@@ -50,6 +50,11 @@ class Table(models.Model):
     bot_claimed_until = models.DateTimeField(null=True, blank=True)
     # Fast-forward: the bots play without pauses until the player is to move again.
     hurry = models.BooleanField(default=False)
+    # Bots' replies applied together with the move before them but still being shown, each at
+    # its paced time: ``{"until": T, "steps": [[t, version, state], ...]}`` (times in seconds
+    # since the epoch). Until T, a reader sees the last step whose time has come
+    # (``services.as_shown``), not ``state``; null (or T past) when nothing is on the way.
+    reveal = models.JSONField(null=True, blank=True, default=None)
     # The hand being played (or the last one): a move needs its id, and reading it here
     # saves a query per move.
     current_hand = models.ForeignKey(

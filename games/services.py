@@ -19,7 +19,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from django.conf import settings
@@ -206,10 +206,50 @@ def parse_code(code) -> uuid.UUID:
 
 
 def get_table(code) -> Table:
+    """The table as its viewers see it now (``as_shown``), to read and never to change."""
     try:
-        return _by_code(parse_code(code), lock=False)
+        return as_shown(_by_code(parse_code(code), lock=False))
     except Table.DoesNotExist as e:
         raise Refused("no_such_table") from e
+
+
+def _copy(table: Table) -> Table:
+    # A shallow copy (a deep one cost a millisecond a commit): the table's columns, sharing
+    # what nothing changes after a commit: the state (every write assigns a new one,
+    # engine.to_json, and nothing changes one in place) and the seats (every transaction
+    # reads its own). Attached as a list: a queryset's copy would drop them.
+    kept = copy.copy(table)
+    _attach_seats(kept, table.seats.all())
+    return kept
+
+
+def _reveal_until(table: Table, now: float) -> float | None:
+    """When the last of the moves still being shown shows (seconds since the epoch), or None
+    when nothing is on the way."""
+    reveal = table.reveal
+    if not reveal or reveal["until"] <= now:
+        return None
+    return reveal["until"]
+
+
+def as_shown(table: Table) -> Table:
+    """``table`` as every view shows it now: while bots' replies that were applied together
+    are still being shown (``Table.reveal``), a copy at the last of them whose time has come,
+    with ``next_shown_at`` (seconds since the epoch) when the next one shows. Anyone reading
+    sees no move before its paced time: the player who moved, the others at the table, a
+    spectator, a reload. Only writers (under the table's lock) see the table as it is."""
+    now = timezone.now().timestamp()
+    if _reveal_until(table, now) is None:
+        return table
+    steps = table.reveal["steps"]
+    k = 0
+    while k + 1 < len(steps) and steps[k + 1][0] <= now:
+        k += 1
+    shown = _copy(table)
+    _at, shown.version, shown.state = steps[k]
+    shown.reveal = None
+    shown.next_shown_at = steps[k + 1][0] if k + 1 < len(steps) else table.reveal["until"]
+    return shown
 
 
 # The tables this process last committed, newest last, as they committed: the frames that
@@ -221,12 +261,7 @@ COMMITTED_KEPT = 512
 
 
 def _remember_committed(table: Table) -> None:
-    # A shallow copy (a deep one cost a millisecond a commit): the table's columns as they
-    # committed, sharing what nothing changes after a commit: the state (every write assigns
-    # a new one, engine.to_json, and nothing changes one in place) and the seats (every
-    # transaction reads its own). Attached as a list: a queryset's copy would drop them.
-    kept = copy.copy(table)
-    _attach_seats(kept, table.seats.all())
+    kept = _copy(table)  # the table's columns as they committed
     code = str(table.code)
     with _COMMITTED_LOCK:
         _COMMITTED[code] = kept
@@ -236,14 +271,17 @@ def _remember_committed(table: Table) -> None:
 
 
 def committed_table(code, version: int | None) -> Table:
-    """The table as committed at ``version`` (its seats loaded), to render and never to
-    change: this process's copy if it made that commit, else read (and always read for no
-    version). A notice's version is the version its commit made, so a copy of that version
-    is what the database holds."""
+    """The table as committed at ``version`` or later, as shown now (``as_shown``; its seats
+    loaded), to render and never to change: this process's copy if it made that commit,
+    else read (and always read for no version). A notice's version is the version its commit
+    made, so a copy of that version is what the database holds; a version on its way (a
+    socket drawing the next of the moves being shown) is in the copy's reveal."""
     with _COMMITTED_LOCK:
         kept = _COMMITTED.get(str(code))
-    if kept is not None and kept.version == version:
-        return kept
+    if kept is not None and version is not None:
+        on_its_way = _reveal_until(kept, timezone.now().timestamp()) is not None
+        if kept.version == version or (on_its_way and kept.version > version):
+            return as_shown(kept)
     return get_table(code)
 
 
@@ -348,15 +386,27 @@ def _bot_delay(table: Table, before_public: dict | None, state) -> float:
     return gspec.pause_after(before_public or {}, gspec.engine.public_view(state))
 
 
-def _schedule_bots(table: Table, state, before_public: dict | None = None) -> None:
-    """Record when the next bot move is due (or that none is)."""
+def _shown_at(table: Table) -> datetime:
+    """When the table as it is now shows: now, or when the last move on its way shows."""
+    now = timezone.now()
+    until = _reveal_until(table, now.timestamp())
+    return now if until is None else datetime.fromtimestamp(until, tz=UTC)
+
+
+def _schedule_bots(
+    table: Table, state, before_public: dict | None = None, shown_at: datetime | None = None
+) -> None:
+    """Record when the next bot move is due (or that none is): its pause after the moment
+    the table as it is now shows (``shown_at``, else ``_shown_at``), and a person's turn
+    timer from that moment."""
     game = table_game(table.game).engine
     movers = [] if game.hand_over(state) else game.to_move(state)
     bots = {s.index for s in table.seats.all() if s.plays_itself}
-    _set_turn_timer(table, [m for m in movers if m not in bots])
+    shown_at = _shown_at(table) if shown_at is None else shown_at
+    _set_turn_timer(table, [m for m in movers if m not in bots], shown_at)
     if any(m in bots for m in movers):
         delay = _bot_delay(table, before_public, state)
-        table.bot_due_at = timezone.now() + timedelta(seconds=delay)
+        table.bot_due_at = shown_at + timedelta(seconds=delay)
     else:
         table.bot_due_at = None
         table.hurry = False  # the player is to move (or the hand is over): pacing resumes
@@ -364,15 +414,16 @@ def _schedule_bots(table: Table, state, before_public: dict | None = None) -> No
     _update_timer_due(table)
 
 
-def _set_turn_timer(table: Table, persons: list[int]) -> None:
-    """Start the turn timer for the persons now to move (none: no timer).
+def _set_turn_timer(table: Table, persons: list[int], shown_at: datetime) -> None:
+    """Start the turn timer for the persons now to move (none: no timer), from when their
+    turn shows.
 
     In a phase where several decide at once, one person's decision does not restart the
     others' time."""
     if not table.turn_seconds or not persons or table.status != Table.Status.ACTIVE:
         table.turn_due_at = None
     elif len(persons) == 1 or table.turn_due_at is None:
-        table.turn_due_at = timezone.now() + timedelta(seconds=table.turn_seconds)
+        table.turn_due_at = shown_at + timedelta(seconds=table.turn_seconds)
 
 
 def _update_timer_due(table: Table) -> None:
@@ -618,14 +669,23 @@ def _locked_seat(code, user) -> tuple[Table, int]:
     return table, seat
 
 
+def _check_version(table: Table, version) -> Table:
+    """The table as shown now, refused as stale unless ``version`` is the version shown (the
+    refusal names it, never a version still on its way)."""
+    shown = as_shown(table)
+    if not isinstance(version, int) or version != shown.version:
+        raise Refused("stale", {"version": shown.version})
+    return shown
+
+
 def submit_action(code, user, action: dict, version) -> Table:
     """A player's move. Refused (and nothing changes) if stale, out of turn or illegal."""
     with transaction.atomic():
         table, seat = _locked_seat(code, user)
         if not table.is_active:
             raise Refused("match_finished")
-        if not isinstance(version, int) or version != table.version:
-            raise Refused("stale", {"version": table.version})
+        if _check_version(table, version) is not table:
+            raise Refused("not_your_turn")  # the bots' replies are still showing
         state = load_state(table)
         if table_game(table.game).engine.hand_over(state):
             raise Refused("hand_over")
@@ -634,7 +694,7 @@ def submit_action(code, user, action: dict, version) -> Table:
             state = _apply_move(table, state, seat, action)
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
-        _play_unpaced_bots(table, state)
+        _play_quick_bots(table, state)
         _save_moves(table)
     return table
 
@@ -642,8 +702,7 @@ def submit_action(code, user, action: dict, version) -> Table:
 def start_next_hand(code, user, version) -> Table:
     with transaction.atomic():
         table, _seat = _locked_seat(code, user)
-        if not isinstance(version, int) or version != table.version:
-            raise Refused("stale", {"version": table.version})
+        _check_version(table, version)
         game = table_game(table.game).engine
         state = load_state(table)
         if not table.is_active or game.match_over(state):
@@ -677,15 +736,23 @@ def fast_forward(code, user) -> Table:
     """Play the bots' pending moves at once, until the player is to move again."""
     with transaction.atomic():
         table, seat = _locked_seat(code, user)
-        if table.bot_due_at is None:
+        showing = _reveal_until(table, timezone.now().timestamp()) is not None
+        if table.bot_due_at is None and not showing:
             return table
         if _others_waiting(table, seat):
             raise Refused("others_waiting")
-        table.hurry = True
-        table.bot_due_at = timezone.now()
-        table.save(update_fields=["hurry", "bot_due_at", "updated_at"])
+        table.reveal = None  # the moves on their way show at once
+        if table.bot_due_at is not None:
+            table.hurry = True
+            table.bot_due_at = timezone.now()
+        else:
+            _schedule_bots(table, load_state(table))  # a person's turn shows now: its timer too
+        table.save(update_fields=[*FAST_FORWARD_FIELDS, "updated_at"])
         _notify(table)
     return table
+
+
+FAST_FORWARD_FIELDS = ["hurry", "bot_due_at", "reveal", "turn_due_at", "timer_due_at"]
 
 
 def resign(code, user) -> Table:
@@ -700,6 +767,7 @@ def resign(code, user) -> Table:
         table.status = Table.Status.RESIGNED
         table.finished_at = timezone.now()
         table.bot_due_at = None
+        table.reveal = None  # the match ends here: the board as it is
         table.version += 1
         table.save()
         ratings.rate(table, _last_totals(table), resigned_by=_seat)
@@ -742,18 +810,28 @@ def _bot_task(table: Table, state) -> BotTask | None:
     )
 
 
-def _apply_move(table: Table, state, seat: int, action: dict, by_computer: bool = False):
+def _apply_move(
+    table: Table,
+    state,
+    seat: int,
+    action: dict,
+    by_computer: bool = False,
+    shown_at: datetime | None = None,
+):
     """Apply and log one move on a locked table; notify after commit. The new state.
 
+    ``shown_at``: when the move shows (a bot's reply applied together with the move before
+    it, ``_play_quick_bots``); the next pause and turn timer run from then.
+
     The table's row and the move's log line are written by ``_save_moves``, once for all the
-    moves of a transaction (a player's move and the unpaced bots' replies): every caller ends
-    its moves with it."""
+    moves of a transaction (a player's move and the bots' replies): every caller ends its
+    moves with it."""
     game = table_game(table.game).engine
     before = game.public_view(state) if _paced(table) else None  # for the bots' pause
     state = _log_and_apply(table, state, seat, action, by_computer)
     table.state = game.to_json(state)
     _finish_hand_if_over(table, state)
-    _schedule_bots(table, state, before)
+    _schedule_bots(table, state, before, shown_at)
     _notify(table)
     return state
 
@@ -826,6 +904,7 @@ def _row_update() -> tuple[str, tuple]:
 # The columns one move changes.
 TABLE_MOVE_FIELDS = [
     "state",
+    "reveal",
     "version",
     "status",
     "finished_at",
@@ -849,6 +928,9 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
         except Refused:
             return None
         now = timezone.now()
+        if force and table.reveal is not None:
+            table.reveal = None  # every move at once (tests, commands): those on their way too
+            table.save(update_fields=["reveal"])
         if table.timer_due_at is not None and table.timer_due_at <= now:
             _expire_deadlines(table, now)
         if not table.is_active or table.bot_due_at is None:
@@ -869,22 +951,48 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
             table.save(update_fields=["bot_claimed_until"])
             return task
         state = _apply_move(table, state, task.seat, _decide(task), by_computer=True)
-        _play_unpaced_bots(table, state)
+        _play_quick_bots(table, state, together=not force)
         _save_moves(table)
         return table
 
 
-def _play_unpaced_bots(table: Table, state) -> None:
-    """Quick bots whose moves are due at once (no pacing: tests, fast-forward, the closed-loop
-    benchmark) play on in the current transaction until someone else is to move: one commit,
-    one notice, one frame for the lot."""
+def _play_quick_bots(table: Table, state, together: bool = True) -> None:
+    """The quick bots' replies to the move just applied, in the current transaction, until
+    someone else is to move: one commit and one notice for the lot.
+
+    Unpaced (fast-forward, tests, the closed-loop benchmark), every view shows them at once.
+    Paced, each shows at its own time, after its pause: the table keeps the states on the
+    way in its reveal (``as_shown``), and each socket draws them as their times come (one
+    render and one frame each, but no transaction, read or notice). A person's turn timer
+    and the next bot's pause run from when the last reply shows. A reply that ends the hand
+    is left to the driver at its time: the hand's end is written when it shows (its record,
+    results and history). ``together=False``: each paced reply is left to the driver.
+    """
+    paced = _paced(table) and together
+    game = table_game(table.game).engine
+    bots = {s.index for s in table.seats.all() if s.plays_itself}
+    now = timezone.now()
+    live = table.reveal if _reveal_until(table, now.timestamp()) is not None else None
+    steps = list(live["steps"]) if live else []
+    shown = _shown_at(table)  # when the move just applied shows
     for _ in range(MAX_BATCH):
-        if table.bot_due_at is None or table.bot_due_at > timezone.now():
-            return
+        due = table.bot_due_at
+        if due is None or (not paced and due > timezone.now()):
+            break
         task = _bot_task(table, state)
         if task is None or task.level not in QUICK_LEVELS:
-            return
-        state = _apply_move(table, state, task.seat, _decide(task), by_computer=True)
+            break
+        if paced and not set(game.to_move(state)) <= bots:
+            break  # a person decides at the same time: their turn is showing
+        action = _decide(task)
+        if paced:
+            if game.hand_over(game.apply(state, task.seat, action)):
+                break
+            steps.append([shown.timestamp(), table.version, table.state])
+            shown = due
+        state = _apply_move(table, state, task.seat, action, True, due if paced else None)
+    if steps and (live is None or len(steps) > len(live["steps"])):
+        table.reveal = {"until": shown.timestamp(), "steps": steps}
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:
@@ -1180,6 +1288,7 @@ def leave_table(code, user) -> Table:
                 table.status = Table.Status.RESIGNED  # nobody is left to play for
                 table.finished_at = timezone.now()
                 table.bot_due_at = None
+                table.reveal = None
                 ratings.rate(table, _last_totals(table))
             else:
                 _schedule_bots(table, load_state(table))

@@ -163,9 +163,23 @@ def waiting_context(table, summary, seat, user) -> dict:
     }
 
 
+class Frame(tuple):
+    """A board to send, ``(html, version)``; ``due``: when the next of the moves on their way
+    shows (seconds since the epoch, ``services.as_shown``), for the socket to draw it then."""
+
+    due: float | None = None
+
+
+def _frame(html: str, table) -> Frame:
+    frame = Frame((html, table.version))
+    frame.due = getattr(table, "next_shown_at", None)
+    return frame
+
+
 def _board(
     table, user, selected=(), toast: str = "", hint: dict | None = None, opened=frozenset()
-) -> tuple[str, int]:
+) -> Frame:
+    table = services.as_shown(table)  # a writer's table (a move just made): as it shows
     context = board_context(table, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
@@ -173,7 +187,7 @@ def _board(
     template = "games/_waiting.html" if context["waiting"] else table_game(table.game).template
     html = render_to_string(template + "#board", context)
     html += render_to_string("games/_toast.html", {"message": toast})
-    return frames.lean(html), table.version
+    return _frame(frames.lean(html), table)
 
 
 @dataclass(frozen=True)
@@ -222,7 +236,7 @@ def snapshot(
         except services.Refused:
             return None
         if table.version <= since and not toast:
-            return "", table.version
+            return _frame("", table)
         if not may_watch(table, user):
             return None
         return _board(table, user, selected=selected, toast=toast, opened=opened)

@@ -13,6 +13,33 @@ def _no_pacing(settings):
     settings.GAME_PACING = False
 
 
+class Clock:
+    """The time ``django.utils.timezone.now`` tells while a test moves it (never back)."""
+
+    def __init__(self, start) -> None:
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def to(self, when) -> None:
+        """On to ``when``: a datetime or seconds since the epoch."""
+        from datetime import UTC, datetime
+
+        if not isinstance(when, datetime):
+            when = datetime.fromtimestamp(when, tz=UTC)
+        self.now = max(self.now, when)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from django.utils import timezone
+
+    moved = Clock(timezone.now())
+    monkeypatch.setattr(timezone, "now", moved)
+    return moved
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     # A test that activates a language must not hand it to the next one (which reverses its

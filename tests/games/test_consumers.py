@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -245,9 +246,11 @@ async def test_a_restart_in_the_middle_of_a_hand_continues_it(monkeypatch, setti
         settings.GAME_PACING = True
         for _ in range(20):
             t = Table.objects.get(pk=table.pk)
-            if t.bot_due_at is not None:
+            shown = services.get_table(table.code)
+            # A bot's move due, or the bots' replies made and still on their way.
+            if t.bot_due_at is not None or getattr(shown, "next_shown_at", None):
                 settings.GAME_PACING = False
-                return t.version
+                return shown.version
             state = GAME.from_json(t.state)
             services.submit_action(table.code, user, GAME.legal_actions(state, 0)[0], t.version)
         raise AssertionError("no bot move came due")
@@ -492,3 +495,38 @@ async def test_a_move_made_while_a_socket_opens_reaches_it(monkeypatch):
     assert version_of(newer) == (await reload(table)).version
     await first.disconnect()
     await second.disconnect()
+
+
+async def test_paced_replies_made_together_reach_the_socket_one_frame_each_at_their_time(
+    settings,
+):
+    """Paced, the bots' replies to a move are made in its transaction and reach the player's
+    socket one frame each, a pause apart (the socket draws each as its time comes, with no
+    notice or read of its own), ending at the player's turn with the table as it is."""
+    settings.GAME_PACING = True
+    user = await make_user("paced")
+    table = await make_table(user, level="normal")
+    comm = await connect(user, table)
+    html = await until(comm, my_turn)  # the bots before the player move at their times
+    for _ in range(12):  # until a move of the player's is answered by at least two replies
+        version, legal, _obs = await legal_for_human(table)
+        if version != version_of(html):
+            html = await until(comm, my_turn)
+            continue
+        await comm.send_json_to(frame_for(legal[0], version))
+        seen = []
+        while True:
+            html = await comm.receive_from(timeout=10)
+            seen.append((time.monotonic(), version_of(html)))
+            if my_turn(html) or "summary__panel" in html:
+                break
+        if len(seen) >= 3 and my_turn(html):
+            break
+    else:
+        raise AssertionError("no move was answered by two replies")
+    versions = [v for _t, v in seen]
+    assert versions == list(range(version + 1, version + 1 + len(seen)))
+    gaps = [b - a for (a, _v), (b, _w) in zip(seen[:-1], seen[1:], strict=True)]
+    assert min(gaps) >= 0.5  # a pause apart
+    assert (await reload(table)).version == versions[-1]
+    await comm.disconnect()

@@ -287,10 +287,11 @@ User = get_user_model()
 PLAYABLE = [g.name for g in table_games() if g.playable]
 
 
-def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
-    """Play a game move by move (bots one at a time, as when paced); after every change each
-    viewer's page receives its frame, or misses it (probability ``drop``); each page must
-    then be exactly a fresh render."""
+def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 80):
+    """Play a game move by move, the clock moved on to each bot's move and to each of the
+    bots' replies as it shows (paced: one at a time); after every change each viewer's page
+    receives its frame, or misses it (probability ``drop``); each page must then be exactly
+    a fresh render."""
     rng = random.Random(seed)
     owner = viewers[0][0]
     table = services.create_table(owner, game, "normal")
@@ -314,7 +315,16 @@ def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
         pages.append((user, sent, page, opened))
     patches = 0
     for _ in range(steps):
-        moved = services.play_due_bot_move(code, force=True)
+        shown = services.get_table(code)
+        raw = services.Table.objects.get(code=code)
+        if getattr(shown, "next_shown_at", None) is not None:
+            clock.to(shown.next_shown_at)  # the next reply on its way shows
+            moved = shown
+        elif raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            moved = services.play_due_bot_move(code)
+        else:
+            moved = None
         if moved is None or not hasattr(moved, "version"):
             html, _v = views_live.snapshot(code, owner, "en")
             move = load.policies()[game](html, rng)
@@ -335,22 +345,26 @@ def _play(game: str, viewers: list, seed: int, drop: float, steps: int = 80):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settings):
+def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settings, clock):
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
     watcher = User.objects.create_user("frames-watcher")
     viewers = [(player, "seat"), (player, "open"), (watcher, "watch")]
-    patches, resyncs = _play(game, viewers, seed=7, drop=0.0)
+    patches, resyncs = _play(game, viewers, seed=7, drop=0.0, clock=clock)
     assert patches > 20  # most frames were patches
     assert resyncs == 0
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(game, settings):
+def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(
+    game, settings, clock
+):
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
-    patches, resyncs = _play(game, [(player, "seat"), (player, "open")], seed=11, drop=0.2)
+    patches, resyncs = _play(
+        game, [(player, "seat"), (player, "open")], seed=11, drop=0.2, clock=clock
+    )
     assert resyncs > 0
 
 

@@ -197,12 +197,12 @@ def test_stale_out_of_turn_ambiguous_and_illegal_plays_are_refused_with_a_reason
         {"type": "play", "cards": ["7S", "8H", "BJ"], "combo": reading},
         table.version,
     )
-    state = state_of(table)
-    assert state.table["combo"] == reading
+    shown = services.get_table(table.code)  # the bots' replies are on their way
+    assert GAME.from_json(shown.state).table["combo"] == reading
     html, _ = views_live.snapshot(table.code, owner, "en")
     assert "as 9" in html
     # Out of turn.
-    e = _refusal(owner, table, {"type": "play", "cards": ["KS"]})
+    e = _refusal(owner, table, {"type": "play", "cards": ["KS"]}, version=shown.version)
     assert e.code == "not_your_turn"
 
 

@@ -81,28 +81,36 @@ def test_stale_guests_are_deleted_with_their_matches(client):
     assert get_user_model().objects.filter(pk=keeper.pk).exists()
 
 
-def test_bots_are_paced_and_fast_forward_skips_the_pauses(settings, django_user_model):
+def test_bots_are_paced_and_fast_forward_skips_the_pauses(settings, django_user_model, clock):
     settings.GAME_PACING = True
     owner = django_user_model.objects.create_user("ren", password="x")
     rng = random.Random(1)
     table = services.create_table(owner, "gongzhu", "easy")
     for _ in range(30):
-        table.refresh_from_db()
-        state = GAME.from_json(table.state)
-        if table.bot_due_at is not None:
-            break
+        shown = services.get_table(table.code)
+        state = GAME.from_json(shown.state)
+        if 0 not in GAME.to_move(state):
+            break  # the bots are to move, as the table shows
         services.submit_action(
-            table.code, owner, rng.choice(GAME.legal_actions(state, 0)), table.version
+            table.code, owner, rng.choice(GAME.legal_actions(state, 0)), shown.version
         )
-    assert table.bot_due_at > timezone.now() + timedelta(seconds=0.3)  # a pause a person can follow
+    table.refresh_from_db()
+    # Their moves are due (the driver's) or already made and on their way (``reveal``).
+    on_their_way = getattr(shown, "next_shown_at", None)
+    due = on_their_way or table.bot_due_at.timestamp()
+    assert due > timezone.now().timestamp() + 0.3  # a pause a person can follow
     fast = re.compile(r'<span class="slot" id="fast"( hidden)?>')
     html, _v = views_live.snapshot(table.code, owner, "en")
     assert fast.search(html).group(1) is None  # the button shows while the bots move
     services.fast_forward(table.code, owner)
     table.refresh_from_db()
-    assert table.hurry and table.bot_due_at <= timezone.now()
+    assert table.reveal is None  # whatever was on its way shows now
+    if not on_their_way:
+        assert table.hurry and table.bot_due_at <= timezone.now()
     services.run_bots(table.code)
     table.refresh_from_db()
     assert not table.hurry  # back to the player: pacing resumes
+    shown = services.get_table(table.code)
+    assert shown.version == table.version and 0 in GAME.to_move(GAME.from_json(shown.state))
     html, _v = views_live.snapshot(table.code, owner, "en")
     assert fast.search(html).group(1) == " hidden"  # and the button is hidden again

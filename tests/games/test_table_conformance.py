@@ -214,6 +214,7 @@ def test_stale_duplicate_out_of_turn_malformed_and_foreign_actions_change_nothin
     tried = set()
     for _ in range(40):
         services.run_bots(table.code)
+        services.fast_forward(table.code, owner)  # the replies those moves drew show now
         state, legal = state_and_legal(table)
         if not legal:
             break
@@ -234,11 +235,12 @@ def test_stale_duplicate_out_of_turn_malformed_and_foreign_actions_change_nothin
         unchanged(frame, "moved on")
         tried.add("duplicate")
         table.refresh_from_db()
-        if table.bot_due_at is not None:
-            # Bots are to move: the player's move is out of turn.
-            _s, mine = state_and_legal(table)
+        shown = services.get_table(table.code)
+        if table.bot_due_at is not None or getattr(shown, "next_shown_at", None):
+            # Bots are to move (their moves due, or made and on their way): the player's
+            # move is out of turn.
             game_ = table_game(game).engine
-            st = game_.from_json(table.state)
+            st = game_.from_json(shown.state)
             if 0 not in game_.to_move(st):
                 hand = game_.observation(st, 0).get("hand") or []
                 if hand:
@@ -251,12 +253,13 @@ def test_stale_duplicate_out_of_turn_malformed_and_foreign_actions_change_nothin
                         None,
                     )
                     frame = (
-                        {**table_game(game).frame_for(guess), "version": str(table.version)}
+                        {**table_game(game).frame_for(guess), "version": str(shown.version)}
                         if guess
-                        else {"action": "pass", "version": str(table.version)}
+                        else {"action": "pass", "version": str(shown.version)}
                     )
                     unchanged(frame, "not your turn")
                     tried.add("out of turn")
+            services.fast_forward(table.code, owner)  # what is on its way shows now
             services.run_bots(table.code)
         if len(tried) == 2:
             break
@@ -302,3 +305,80 @@ def test_a_finished_hand_replays_as_dealt_and_logged(game, owner):
     html = page.content.decode()
     for cards in hand.deal["hands"]:
         assert set(cards) <= set(CARD.findall(html))
+
+
+def _replies_on_their_way(table, owner, rng, clock, least: int = 1) -> Table:
+    """Play (the owner's random legal moves, the driver's at their times, each reply shown
+    as its time comes) until one of the owner's moves is answered by more than ``least``
+    bots' replies still on their way; the table then, as it is."""
+    game = table_game(table.game).engine
+    for _ in range(600):
+        raw = Table.objects.get(pk=table.pk)
+        shown = services.get_table(table.code)
+        on_their_way = getattr(shown, "next_shown_at", None)
+        steps = raw.reveal["steps"] if on_their_way else []
+        if steps and shown.version == steps[0][1] and len(steps) > least:
+            return raw
+        if on_their_way:
+            clock.to(on_their_way)
+        elif raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            services.play_due_bot_move(table.code)
+        else:
+            state = game.from_json(shown.state)
+            if game.hand_over(state):
+                services.start_next_hand(table.code, owner, shown.version)
+                continue
+            action = rng.choice(game.legal_actions(state, 0))
+            send(shown, owner, move_frame(shown, action))
+    raise AssertionError("no move was answered by bots' replies on their way")
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_bots_replies_made_together_each_show_at_their_paced_time(
+    game, owner, outsider, settings, clock
+):
+    """Paced, the bots' replies to a move are applied in its transaction; every view (the
+    player's socket, a spectator, a reload) shows each of them only once its time has come,
+    the player cannot act before their turn shows, and their turn timer starts then."""
+    settings.GAME_PACING = True
+    table = services.create_table(owner, game, "normal")
+    table.spectators, table.turn_seconds = True, 30
+    table.save(update_fields=["spectators", "turn_seconds"])
+    engine = table_game(game).engine
+    raw = _replies_on_their_way(table, owner, random.Random(5), clock)
+    steps, until = raw.reveal["steps"], raw.reveal["until"]
+    shows = [*steps, [until, raw.version, raw.state]]
+    # The steps are the table's own moves, one log line apart, each shown a pause after the
+    # one before it (a person can follow them).
+    lines = ActionLog.objects.filter(table=raw, seq__gt=steps[0][1]).order_by("seq")
+    assert [line.seq for line in lines] == [v for _t, v, _s in shows[1:]]
+    state = engine.from_json(steps[0][2])
+    for line, before, after in zip(lines, shows[:-1], shows[1:], strict=True):
+        state = engine.apply(state, line.seat, line.action)
+        assert engine.to_json(state) == after[2]
+        assert after[0] - before[0] >= 0.5
+    page = client_for(outsider)
+    url = reverse("games:table", kwargs={"code": raw.code})
+    for at, version, _state in shows:
+        clock.to(at)
+        for viewer in (owner, outsider):
+            html, shown_version = views_live.snapshot(str(raw.code), viewer, "en")
+            assert shown_version == version
+            assert f'data-version="{version}"' in html
+            check_secrets(html, Table.objects.get(pk=raw.pk), 0 if viewer == owner else None)
+        assert f'data-version="{version}"' in page.get(url).content.decode()
+        if version != raw.version:
+            # Not yet the player's turn as the table shows: whatever version a page sends.
+            ahead = engine.from_json(raw.state)
+            if 0 in engine.to_move(ahead):
+                frame = move_frame(raw, engine.legal_actions(ahead, 0)[0])
+                for sent in (str(version), str(raw.version)):
+                    reply = send(raw, owner, {**frame, "version": sent})
+                    assert "toast__msg" in reply
+                    assert Table.objects.get(pk=raw.pk).version == raw.version
+    final = engine.from_json(raw.state)
+    if 0 in engine.to_move(final):
+        assert raw.turn_due_at.timestamp() == pytest.approx(until + 30)
+    else:  # the hand's last move waits for the driver, a pause after the replies
+        assert raw.bot_due_at.timestamp() > until
