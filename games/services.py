@@ -993,6 +993,8 @@ def _play_quick_bots(table: Table, state, together: bool = True) -> None:
         state = _apply_move(table, state, task.seat, action, True, due if paced else None)
     if steps and (live is None or len(steps) > len(live["steps"])):
         table.reveal = {"until": shown.timestamp(), "steps": steps}
+    elif live is None:
+        table.reveal = None  # what an earlier move showed has shown: no past states kept
 
 
 def apply_bot_move(task: BotTask, action: dict) -> Table | None:
