@@ -694,7 +694,9 @@ def submit_action(code, user, action: dict, version) -> Table:
             state = _apply_move(table, state, seat, action)
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
-        _play_quick_bots(table, state)
+        # Paced, the bots' replies wait for their time (the first of them brings the rest):
+        # the person's own answer is not held up by their thinking.
+        _play_quick_bots(table, state, together=False)
         _save_moves(table)
     return table
 
@@ -957,16 +959,17 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
 
 
 def _play_quick_bots(table: Table, state, together: bool = True) -> None:
-    """The quick bots' replies to the move just applied, in the current transaction, until
+    """The quick bots' moves after the move just applied, in the current transaction, until
     someone else is to move: one commit and one notice for the lot.
 
     Unpaced (fast-forward, tests, the closed-loop benchmark), every view shows them at once.
     Paced, each shows at its own time, after its pause: the table keeps the states on the
     way in its reveal (``as_shown``), and each socket draws them as their times come (one
     render and one frame each, but no transaction, read or notice). A person's turn timer
-    and the next bot's pause run from when the last reply shows. A reply that ends the hand
+    and the next bot's pause run from when the last of them shows. A move that ends the hand
     is left to the driver at its time: the hand's end is written when it shows (its record,
-    results and history). ``together=False``: each paced reply is left to the driver.
+    results and history). ``together=False``: paced moves are left to the driver (the
+    first of them brings the others along).
     """
     paced = _paced(table) and together
     game = table_game(table.game).engine

@@ -309,8 +309,8 @@ def test_a_finished_hand_replays_as_dealt_and_logged(game, owner):
 
 def _replies_on_their_way(table, owner, rng, clock, least: int = 1) -> Table:
     """Play (the owner's random legal moves, the driver's at their times, each reply shown
-    as its time comes) until one of the owner's moves is answered by more than ``least``
-    bots' replies still on their way; the table then, as it is."""
+    as its time comes) until a bot's move due at its time brings more than ``least`` other
+    bots' moves along, still on their way; the table then, as it is."""
     game = table_game(table.game).engine
     for _ in range(600):
         raw = Table.objects.get(pk=table.pk)
@@ -338,11 +338,13 @@ def _replies_on_their_way(table, owner, rng, clock, least: int = 1) -> Table:
 def test_bots_replies_made_together_each_show_at_their_paced_time(
     game, owner, outsider, settings, clock
 ):
-    """Paced, the bots' replies to a move are applied in its transaction; every view (the
-    player's socket, a spectator, a reload) shows each of them only once its time has come,
-    the player cannot act before their turn shows, and their turn timer starts then."""
+    """Paced, the first bot's reply to a move, at its time, brings the other bots' replies
+    along in its transaction; every view (the player's socket, a spectator, a reload) shows
+    each of them only once its time has come, the player cannot act before their turn
+    shows, and their turn timer starts then."""
     settings.GAME_PACING = True
-    table = services.create_table(owner, game, "normal")
+    most = max(table_game(game).info.seat_counts)  # the more bots, the more replies
+    table = services.create_table(owner, game, "normal", seats=most)
     table.spectators, table.turn_seconds = True, 30
     table.save(update_fields=["spectators", "turn_seconds"])
     engine = table_game(game).engine
