@@ -1000,13 +1000,15 @@ def _play_quick_bots(table: Table, state, together: bool = True) -> None:
         table.reveal = None  # what an earlier move showed has shown: no past states kept
 
 
-def apply_bot_move(task: BotTask, action: dict) -> Table | None:
-    """Apply a bot's chosen move if the table is still where the bot saw it."""
+def apply_bot_move(task: BotTask, action: dict, together: bool = True) -> Table | None:
+    """Apply a bot's chosen move if the table is still where the bot saw it, with the quick
+    bots' moves after it (``_play_quick_bots``)."""
     with transaction.atomic():
         table = _locked(task.code)
         if table.version != task.version or not table.is_active:
             return None  # someone moved meanwhile; the claim lapses with the version
-        _apply_move(table, load_state(table), task.seat, action, by_computer=True)
+        state = _apply_move(table, load_state(table), task.seat, action, by_computer=True)
+        _play_quick_bots(table, state, together)
         _save_moves(table)
     return table
 
@@ -1017,7 +1019,7 @@ def run_bots(code, limit: int = 1000) -> int:
     while moved < limit:
         result = play_due_bot_move(code, force=True)
         if isinstance(result, BotTask):
-            result = apply_bot_move(result, _decide(result))
+            result = apply_bot_move(result, _decide(result), together=False)
         if result is None:
             return moved
         moved += 1

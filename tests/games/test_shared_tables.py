@@ -711,3 +711,42 @@ async def test_the_lobby_socket_lists_the_open_tables_as_it_joins():
     assert 'id="live-status"' in first
     assert 'id="open-tables"' in first and table.invite in first
     await lobby.disconnect()
+
+
+def test_a_hard_bots_move_brings_the_quick_bots_after_it_along(settings, clock):
+    """Paced, a Hard player's move (thought about in a worker) is applied with the quick
+    bots' moves that follow it, each shown at its time, like a quick bot's first reply."""
+    from games.bots.task import BotTask, choose
+
+    settings.GAME_PACING = True
+    ren = user("ren")
+    table = services.create_shared_table(ren, "gongzhu", ["person", "hard", "normal", "normal"])
+    services.start_match(table.code, ren)
+    engine = table_game("gongzhu").engine
+    rng = random.Random(4)
+    for _ in range(300):
+        raw, shown = fresh(table), services.get_table(table.code)
+        if getattr(shown, "next_shown_at", None) is not None:
+            clock.to(shown.next_shown_at)
+            continue
+        if raw.bot_due_at is None:
+            state = engine.from_json(shown.state)
+            action = rng.choice(engine.legal_actions(state, 0))
+            services.submit_action(table.code, ren, action, shown.version)
+            continue
+        clock.to(raw.bot_due_at)
+        task = services.play_due_bot_move(table.code)
+        if not isinstance(task, BotTask):
+            continue
+        assert task.seat == 1 and task.level == "hard"
+        after = services.apply_bot_move(task, choose(task))
+        if after is None or after.reveal is None:
+            assert engine.to_move(engine.from_json(after.state)) in ([0], [1])
+            continue  # the person (or Hard again) is next: nothing to bring along
+        first = after.reveal["steps"][0]
+        assert first[1] == task.version + 1  # Hard's move, shown now
+        assert engine.to_move(engine.from_json(first[2])) == [2]
+        seats = ActionLog.objects.filter(table=after, seq__gt=task.version).order_by("seq")
+        assert [line.seat for line in seats][:2] == [1, 2]
+        return
+    raise AssertionError("no Hard move was followed by a quick bot's")
