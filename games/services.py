@@ -6,6 +6,11 @@ table's group "changed, version N". Bots are driven from here too: the table rec
 its next bot move is due; ``play_due_bot_move`` and ``apply_bot_move`` make advancing
 idempotent (the version guards the move, a short claim stops two processes from thinking
 about the same one), so two tabs, two processes or a restart never move twice or stall.
+
+Paced, a bot's move due at its time brings the quick bots' moves after it along, in its
+transaction; each is shown at its own paced time. Until then every reader sees the table as
+shown (``as_shown``: the reveal's last state whose time has come), and each socket draws
+the next one when it is due (``consumers.TableConsumer._draw_at``).
 """
 
 from __future__ import annotations
