@@ -3,6 +3,7 @@
 import random
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -364,3 +365,50 @@ def test_a_summarys_labels_are_the_models_display_values(table, lang):
             bot.bot_level = level
             table.status = Table.Status.ACTIVE
             assert summarize(table).seats[bot.index].level == bot.get_bot_level_display()
+
+
+def _moves_on_their_way(owner, clock, turn_seconds=0):
+    """A paced Gong Zhu table where a bot's move, at its time, brought others along that are
+    still on their way; the table as it is."""
+    table = services.create_table(owner, "gongzhu", "normal")
+    table.turn_seconds = turn_seconds
+    table.save(update_fields=["turn_seconds"])
+    rng = random.Random(6)
+    for _ in range(300):
+        raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)
+        if getattr(shown, "next_shown_at", None) is not None:
+            return raw
+        if raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            services.play_due_bot_move(table.code)
+        else:
+            state = GAME.from_json(shown.state)
+            action = rng.choice(GAME.legal_actions(state, 0))
+            services.submit_action(table.code, owner, action, shown.version)
+    raise AssertionError("no moves on their way")
+
+
+def test_fast_forward_shows_the_moves_on_their_way_at_once_and_starts_the_timer_then(
+    owner, settings, clock
+):
+    settings.GAME_PACING = True
+    raw = _moves_on_their_way(owner, clock, turn_seconds=30)
+    assert services.get_table(raw.code).version < raw.version
+    services.fast_forward(raw.code, owner)
+    after = Table.objects.get(pk=raw.pk)
+    assert after.reveal is None
+    assert services.get_table(raw.code).version == raw.version  # everything shows now
+    if 0 in GAME.to_move(GAME.from_json(after.state)):
+        # The player's turn shows now, and so their timer runs from now.
+        assert after.turn_due_at == clock.now + timedelta(seconds=30)
+
+
+def test_resigning_while_moves_are_on_their_way_ends_the_match_with_them_shown(
+    owner, settings, clock
+):
+    settings.GAME_PACING = True
+    raw = _moves_on_their_way(owner, clock)
+    services.resign(raw.code, owner)
+    shown = services.get_table(raw.code)
+    assert shown.reveal is None and shown.version == raw.version + 1
+    assert shown.status == Table.Status.RESIGNED
