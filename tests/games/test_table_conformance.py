@@ -348,7 +348,9 @@ def test_bots_replies_made_together_each_show_at_their_paced_time(
     table.spectators, table.turn_seconds = True, 30
     table.save(update_fields=["spectators", "turn_seconds"])
     engine = table_game(game).engine
-    raw = _replies_on_their_way(table, owner, random.Random(5), clock)
+    # The first bot's reply brings along every other bot before the player (the last of
+    # them is the table as it is): more than ``most - 3`` steps on the way.
+    raw = _replies_on_their_way(table, owner, random.Random(5), clock, least=most - 3)
     steps, until = raw.reveal["steps"], raw.reveal["until"]
     shows = [*steps, [until, raw.version, raw.state]]
     # The steps are the table's own moves, one log line apart, each shown a pause after the
