@@ -270,9 +270,18 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.drawing = asyncio.ensure_future(self._draw_next())
 
     async def _draw_next(self) -> None:
-        # Through the path a notice takes (coalesced with one, never overtaking it), with its
-        # handling of a database that is away.
         try:
+            if not self.rendering:
+                # From this process's copy, here: no hop to the database's thread and back
+                # (nothing else can draw meanwhile: no await until it is sent).
+                frame = views_live.drawn(
+                    self.code, self.scope["user"], self.language(), self.rendered, self.open_parts
+                )
+                if frame is not None:
+                    await self._send_frame(frame)
+                    return
+            # Else through the path a notice takes (coalesced with one, never overtaking
+            # it), with its handling of a database that is away.
             await self.dispatch({"type": "table.changed", "version": self.rendered + 1})
         except Exception:  # a task of its own: nothing above it would say what went wrong
             log.exception("could not draw table %s's next move", self.code)

@@ -275,6 +275,17 @@ def _remember_committed(table: Table) -> None:
             _COMMITTED.popitem(last=False)
 
 
+def showing_table(code) -> Table | None:
+    """This process's copy of the table when it committed moves to be shown one by one, as
+    shown now (``as_shown``; the last of them too, once it shows); None when there is none
+    (no read: it never touches the database)."""
+    with _COMMITTED_LOCK:
+        kept = _COMMITTED.get(str(code))
+    if kept is None or kept.reveal is None:
+        return None
+    return as_shown(kept)
+
+
 def committed_table(code, version: int | None) -> Table:
     """The table as committed at ``version`` or later, as shown now (``as_shown``; its seats
     loaded), to render and never to change: this process's copy if it made that commit,

@@ -10,6 +10,7 @@ import logging
 import time
 from dataclasses import dataclass
 
+from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -240,6 +241,24 @@ def snapshot(
         if not may_watch(table, user):
             return None
         return _board(table, user, selected=selected, toast=toast, opened=opened)
+
+
+def drawn(code, user, language: str, since: int, opened=frozenset()) -> Frame | None:
+    """The next move on its way, drawn from this process's copy of the table without the
+    database (so in the socket's own thread, without a hop to the database's): None when
+    there is no copy or the board needs a read after all (the caller then snapshots)."""
+    table = services.showing_table(code)
+    if table is None:
+        return None
+    with translation.override(language):
+        if table.version <= since:
+            return _frame("", table)
+        if not may_watch(table, user):
+            return None
+        try:
+            return _board(table, user, opened=opened)
+        except SynchronousOnlyOperation:
+            return None  # something of the board is not in the copy: read it in its thread
 
 
 def read(code, user, language: str, data: dict) -> str:

@@ -1,6 +1,7 @@
 """The table's live channel through the real ASGI stack."""
 
 import json
+import random
 import re
 import time
 
@@ -530,3 +531,33 @@ async def test_paced_replies_made_together_reach_the_socket_one_frame_each_at_th
     assert min(gaps) >= 0.5  # a pause apart
     assert (await reload(table)).version == versions[-1]
     await comm.disconnect()
+
+
+def test_a_move_on_its_way_is_drawn_from_the_copy_without_the_database(
+    settings, clock, django_assert_num_queries
+):
+    """The socket draws each move on its way in its own thread, from this process's copy of
+    the commit that made it: no query (and so no hop to the database's thread)."""
+    settings.GAME_PACING = True
+    user = get_user_model().objects.create_user("drawn")
+    table = services.create_table(user, "gongzhu", "normal")
+    rng = random.Random(8)
+    for _ in range(300):
+        raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)
+        if getattr(shown, "next_shown_at", None) is not None:
+            break
+        assert views_live.drawn(table.code, user, "en", -1) is None  # nothing on its way
+        if raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            services.play_due_bot_move(table.code)
+        else:
+            state = GAME.from_json(shown.state)
+            action = rng.choice(GAME.legal_actions(state, 0))
+            services.submit_action(table.code, user, action, shown.version)
+    else:
+        raise AssertionError("no moves on their way")
+    clock.to(shown.next_shown_at)
+    with django_assert_num_queries(0):
+        html, version = views_live.drawn(table.code, user, "en", shown.version)
+    assert version == shown.version + 1 and f'data-version="{version}"' in html
+    assert (html, version) == views_live.snapshot(table.code, user, "en")
