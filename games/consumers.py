@@ -267,6 +267,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     def _draw_due(self) -> None:
         self.next_draw = None
         if not getattr(self, "gone", False):
+            # Held, so the task is not collected before it has run.
             self.drawing = asyncio.ensure_future(self._draw_next())
 
     async def _draw_next(self) -> None:

@@ -275,12 +275,16 @@ def _remember_committed(table: Table) -> None:
             _COMMITTED.popitem(last=False)
 
 
+def _kept(code) -> Table | None:
+    with _COMMITTED_LOCK:
+        return _COMMITTED.get(str(code))
+
+
 def showing_table(code) -> Table | None:
     """This process's copy of the table when it committed moves to be shown one by one, as
     shown now (``as_shown``; the last of them too, once it shows); None when there is none
     (no read: it never touches the database)."""
-    with _COMMITTED_LOCK:
-        kept = _COMMITTED.get(str(code))
+    kept = _kept(code)
     if kept is None or kept.reveal is None:
         return None
     return as_shown(kept)
@@ -292,8 +296,7 @@ def committed_table(code, version: int | None) -> Table:
     else read (and always read for no version). A notice's version is the version its commit
     made, so a copy of that version is what the database holds; a version on its way (a
     socket drawing the next of the moves being shown) is in the copy's reveal."""
-    with _COMMITTED_LOCK:
-        kept = _COMMITTED.get(str(code))
+    kept = _kept(code)
     if kept is not None and version is not None:
         on_its_way = _reveal_until(kept, timezone.now().timestamp()) is not None
         if kept.version == version or (on_its_way and kept.version > version):
@@ -990,10 +993,11 @@ def _play_quick_bots(table: Table, state, together: bool = True) -> None:
     paced = _paced(table) and together
     game = table_game(table.game).engine
     bots = {s.index for s in table.seats.all() if s.plays_itself}
-    now = timezone.now()
-    live = table.reveal if _reveal_until(table, now.timestamp()) is not None else None
-    steps = list(live["steps"]) if live else []
-    shown = _shown_at(table)  # when the move just applied shows
+    # Nothing earlier is still on its way: a bot's move is due no sooner than the last of
+    # those shows (``_schedule_bots``), a person cannot move before, and run_bots and
+    # fast-forward show them at once first. So the move just applied shows now.
+    steps = []
+    shown = timezone.now()
     for _ in range(MAX_BATCH):
         due = table.bot_due_at
         if due is None or (not paced and due > timezone.now()):
@@ -1010,10 +1014,8 @@ def _play_quick_bots(table: Table, state, together: bool = True) -> None:
             steps.append([shown.timestamp(), table.version, table.state])
             shown = due
         state = _apply_move(table, state, task.seat, action, True, due if paced else None)
-    if steps and (live is None or len(steps) > len(live["steps"])):
-        table.reveal = {"until": shown.timestamp(), "steps": steps}
-    elif live is None:
-        table.reveal = None  # what an earlier move showed has shown: no past states kept
+    # None when there is nothing to show one by one: no past states kept in the row.
+    table.reveal = {"until": shown.timestamp(), "steps": steps} if steps else None
 
 
 def apply_bot_move(task: BotTask, action: dict, together: bool = True) -> Table | None:

@@ -2,6 +2,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
+from games.models import Table
+from games.registry import table_game
 
 
 @pytest.fixture
@@ -24,6 +26,41 @@ def play_until_human(table):
     services.run_bots(table.code)
     table.refresh_from_db()
     return table
+
+
+def until_moves_on_their_way(table, user, rng, clock, least=0, play=None, check=None) -> Table:
+    """Play a paced table until a bot's move, due at its time, has brought more than
+    ``least`` other bots' moves along that are still on their way: ``user``'s random legal
+    moves (through ``play(shown, action)``, else ``services.submit_action``), the driver's at
+    their times and each move on its way as its time comes (``clock``), and ``check(shown)``
+    on the table as shown before each of them. The table then, as it is (as shown, it is at
+    that bot's move)."""
+    engine = table_game(table.game).engine
+    for _ in range(600):
+        raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)
+        on_their_way = getattr(shown, "next_shown_at", None)
+        steps = raw.reveal["steps"] if on_their_way else []
+        if steps and shown.version == steps[0][1] and len(steps) > least:
+            return raw
+        if check:
+            check(shown)
+        if on_their_way:
+            clock.to(on_their_way)
+        elif raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            services.play_due_bot_move(table.code)
+        else:
+            state = engine.from_json(shown.state)
+            if engine.hand_over(state):
+                services.start_next_hand(table.code, user, shown.version)
+                continue
+            seat = services.seat_of(raw, user)
+            action = rng.choice(engine.legal_actions(state, seat))
+            if play:
+                play(shown, action)
+            else:
+                services.submit_action(table.code, user, action, shown.version)
+    raise AssertionError("no bot's move brought others along")
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ from cardsite.asgi import application
 from games import driver, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
+from tests.games.conftest import until_moves_on_their_way
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -541,21 +542,12 @@ def test_a_move_on_its_way_is_drawn_from_the_copy_without_the_database(
     settings.GAME_PACING = True
     user = get_user_model().objects.create_user("drawn")
     table = services.create_table(user, "gongzhu", "normal")
-    rng = random.Random(8)
-    for _ in range(300):
-        raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)
-        if getattr(shown, "next_shown_at", None) is not None:
-            break
-        assert views_live.drawn(table.code, user, "en", -1) is None  # nothing on its way
-        if raw.bot_due_at is not None:
-            clock.to(raw.bot_due_at)
-            services.play_due_bot_move(table.code)
-        else:
-            state = GAME.from_json(shown.state)
-            action = rng.choice(GAME.legal_actions(state, 0))
-            services.submit_action(table.code, user, action, shown.version)
-    else:
-        raise AssertionError("no moves on their way")
+
+    def nothing_on_its_way(_shown):
+        assert views_live.drawn(table.code, user, "en", -1) is None
+
+    until_moves_on_their_way(table, user, random.Random(8), clock, check=nothing_on_its_way)
+    shown = services.get_table(table.code)
     clock.to(shown.next_shown_at)
     with django_assert_num_queries(0):
         html, version = views_live.drawn(table.code, user, "en", shown.version)

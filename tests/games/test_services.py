@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from games import history, services
 from games.engine import get_game
 from games.models import ActionLog, Hand, Table
-from tests.games.conftest import play_until_human
+from tests.games.conftest import play_until_human, until_moves_on_their_way
 
 pytestmark = pytest.mark.django_db
 GAME = get_game("gongzhu")
@@ -373,19 +373,7 @@ def _moves_on_their_way(owner, clock, turn_seconds=0):
     table = services.create_table(owner, "gongzhu", "normal")
     table.turn_seconds = turn_seconds
     table.save(update_fields=["turn_seconds"])
-    rng = random.Random(6)
-    for _ in range(300):
-        raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)
-        if getattr(shown, "next_shown_at", None) is not None:
-            return raw
-        if raw.bot_due_at is not None:
-            clock.to(raw.bot_due_at)
-            services.play_due_bot_move(table.code)
-        else:
-            state = GAME.from_json(shown.state)
-            action = rng.choice(GAME.legal_actions(state, 0))
-            services.submit_action(table.code, owner, action, shown.version)
-    raise AssertionError("no moves on their way")
+    return until_moves_on_their_way(table, owner, random.Random(6), clock)
 
 
 def test_fast_forward_shows_the_moves_on_their_way_at_once_and_starts_the_timer_then(

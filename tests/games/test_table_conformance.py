@@ -23,6 +23,7 @@ from games import history, services, views_live
 from games.models import ActionLog, Table
 from games.registry import table_game, table_games
 from games.tables.common import card_name
+from tests.games.conftest import until_moves_on_their_way
 
 pytestmark = pytest.mark.django_db
 PLAYABLE = [g.name for g in table_games() if g.playable]
@@ -307,33 +308,6 @@ def test_a_finished_hand_replays_as_dealt_and_logged(game, owner):
         assert set(cards) <= set(CARD.findall(html))
 
 
-def _replies_on_their_way(table, owner, rng, clock, least: int = 1) -> Table:
-    """Play (the owner's random legal moves, the driver's at their times, each reply shown
-    as its time comes) until a bot's move due at its time brings more than ``least`` other
-    bots' moves along, still on their way; the table then, as it is."""
-    game = table_game(table.game).engine
-    for _ in range(600):
-        raw = Table.objects.get(pk=table.pk)
-        shown = services.get_table(table.code)
-        on_their_way = getattr(shown, "next_shown_at", None)
-        steps = raw.reveal["steps"] if on_their_way else []
-        if steps and shown.version == steps[0][1] and len(steps) > least:
-            return raw
-        if on_their_way:
-            clock.to(on_their_way)
-        elif raw.bot_due_at is not None:
-            clock.to(raw.bot_due_at)
-            services.play_due_bot_move(table.code)
-        else:
-            state = game.from_json(shown.state)
-            if game.hand_over(state):
-                services.start_next_hand(table.code, owner, shown.version)
-                continue
-            action = rng.choice(game.legal_actions(state, 0))
-            send(shown, owner, move_frame(shown, action))
-    raise AssertionError("no move was answered by bots' replies on their way")
-
-
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_bots_replies_made_together_each_show_at_their_paced_time(
     game, owner, outsider, settings, clock
@@ -350,7 +324,14 @@ def test_bots_replies_made_together_each_show_at_their_paced_time(
     engine = table_game(game).engine
     # The first bot's reply brings along every other bot before the player (the last of
     # them is the table as it is): more than ``most - 3`` steps on the way.
-    raw = _replies_on_their_way(table, owner, random.Random(5), clock, least=most - 3)
+    raw = until_moves_on_their_way(
+        table,
+        owner,
+        random.Random(5),
+        clock,
+        least=most - 3,
+        play=lambda shown, action: send(shown, owner, move_frame(shown, action)),
+    )
     steps, until = raw.reveal["steps"], raw.reveal["until"]
     shows = [*steps, [until, raw.version, raw.state]]
     # The steps are the table's own moves, one log line apart, each shown a pause after the
