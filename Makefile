@@ -48,7 +48,7 @@ catalogs: install
 
 # After changing user-facing strings: update both catalogs, then translate the new German entries.
 messages: install
-	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles --ignore=tests -v0
+	$(PY) manage.py makemessages -l de -l en -e html,txt,py,jinja --ignore=.venv --ignore=staticfiles --ignore=tests -v0
 	msgattrib --clear-fuzzy --empty -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
 	msgen -o locale/en/LC_MESSAGES/django.po locale/en/LC_MESSAGES/django.po
 	for f in locale/*/LC_MESSAGES/django.po; do msgattrib --no-obsolete -o $$f $$f; done

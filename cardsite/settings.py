@@ -117,6 +117,16 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live boards (cardsite/jinja.py says why): templates/**/*.jinja.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "boards",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "cardsite.jinja.environment",
+        },
+    },
 ]
 
 # Database: SQLite by default (WAL, immediate transactions so concurrent writers wait for

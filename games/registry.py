@@ -65,6 +65,12 @@ class TableGame:
         return f"games/{self.name}/table.html"
 
     @property
+    def board_template(self) -> str:
+        if self.name == "gongzhu":
+            return f"games/{self.name}/board.jinja"
+        return f"games/{self.name}/table.html#board"
+
+    @property
     def setup_template(self) -> str:
         return f"games/{self.name}/setup.html"
 

@@ -263,6 +263,7 @@ def table_page(request, code):
         return render(request, "games/not_yours.html", {"table": summarize(table)}, status=403)
     context = views_live.board_context(table, request.user)
     context["toast"] = ""
+    context["board"] = views_live.board_html(table.game, context)
     return render(request, table_game(table.game).template, context)
 
 

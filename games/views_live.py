@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import frames, messages, metrics, services
@@ -185,10 +186,20 @@ def _board(
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
-    template = "games/_waiting.html" if context["waiting"] else table_game(table.game).template
-    html = render_to_string(template + "#board", context)
+    html = board_html(table.game, context)
     html += render_to_string("games/_toast.html", {"message": toast})
     return _frame(frames.lean(html), table)
+
+
+def board_html(game: str, context: dict) -> str:
+    """The board of a viewer's context: a game's board (Jinja2, ``cardsite/jinja.py``), or a
+    table for people's waiting room before its match."""
+    if context["waiting"]:
+        return render_to_string("games/_waiting.html#board", context)
+    gspec = table_game(game)
+    if gspec.board_template.endswith("#board"):
+        return render_to_string(gspec.board_template, context)
+    return mark_safe(render_to_string(gspec.board_template, context, using="boards"))
 
 
 @dataclass(frozen=True)
