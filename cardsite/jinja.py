@@ -4,32 +4,41 @@ A board is drawn once per shown move and per socket: a Gong Zhu board in Django'
 took 1.1–1.3 ms, most of it the language's general cost per tag and variable, the most
 expensive step of a live action after its transaction. Jinja2 compiles a template to Python.
 
-The words: ``_("…")`` for a sentence, its placeholders filled with ``|format(name=…)``
-(the translation and the filled-in values both escaped, as Django's tags do). Written so,
-``makemessages`` finds them as it finds them in Django's templates (the Makefile lists the
-.jinja files); a sentence with a plural form is made in Python (``ngettext``), not in a board.
+The words: ``_("…")`` for a sentence, its placeholders filled with ``|format(name=…)`` (the
+values escaped, the translation trusted, as in Django's tags). Written so, ``makemessages``
+finds them as it finds them in Django's templates (the Makefile lists the .jinja files). A
+sentence with a plural form or a context is the plug-in's (``BOARD_WORDS``, lazy, in Python,
+where ``makemessages`` finds it), drawn with ``say(words.key, n=…)``.
+
+What is missing is empty, ``a.b.c`` of a missing ``a`` too, as in Django's language: the page
+and the socket give a board slightly different contexts (the socket's has a hint).
 """
 
 import functools
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.translation import get_language, gettext, ngettext
-from jinja2 import Environment, Undefined
-from markupsafe import Markup
+from django.utils.translation import get_language, gettext
+from jinja2 import ChainableUndefined, Environment
+from markupsafe import Markup, escape
 
 from games.templatetags.cards import hand_card, hand_reasons, playable_codes, table_card
 
 
 @functools.lru_cache(maxsize=4096)
 def _translated(message: str, language: str | None) -> Markup:
-    return Markup(escape(gettext(message)))
+    return Markup(gettext(message))
 
 
 def translate(message: str) -> Markup:
-    """The sentence in the active language, escaped (a translation holds no markup)."""
+    """The sentence in the active language (once per process and language)."""
     return _translated(message, get_language())
+
+
+def say(message, **values) -> Markup:
+    """A sentence of ``BOARD_WORDS`` with its values (escaped); ``n``, a number, chooses the
+    plural."""
+    return Markup(message % {k: v if isinstance(v, int) else escape(v) for k, v in values.items()})
 
 
 def url(name: str, **kwargs) -> str:
@@ -39,14 +48,6 @@ def url(name: str, **kwargs) -> str:
 def iso(moment) -> str:
     """A moment for a script: ISO 8601 in the site's time zone (Django's ``|date:'c'``)."""
     return timezone.localtime(moment).isoformat()
-
-
-def cards_left(n: int) -> str:
-    return ngettext("%(n)s card left", "%(n)s cards left", n) % {"n": n}
-
-
-def watching(n: int) -> str:
-    return ngettext("%(n)s watching", "%(n)s watching", n) % {"n": n}
 
 
 class BoardEnvironment(Environment):
@@ -63,15 +64,8 @@ class BoardEnvironment(Environment):
 
 
 def environment(**options) -> Environment:
-    options["undefined"] = Undefined  # a missing value is empty, as in Django's language
+    options["undefined"] = ChainableUndefined
     env = BoardEnvironment(**options)
-    env.globals.update(
-        _=translate,
-        url=url,
-        table_card=table_card,
-        hand_card=hand_card,
-        cards_left=cards_left,
-        watching=watching,
-    )
+    env.globals.update(_=translate, say=say, url=url, table_card=table_card, hand_card=hand_card)
     env.filters.update(playable_codes=playable_codes, hand_reasons=hand_reasons, iso=iso)
     return env

@@ -20,6 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from games.engine import game_names, get_game
 from games.engine.base import Game, GameInfo
 from games.tables.base import HOOKS, Labels
+from games.tables.common import BOARD_WORDS
 
 # Pauses for a person to follow the bots (seconds): a card, and a closed trick left in view.
 MOVE_PAUSE = 0.8
@@ -66,9 +67,8 @@ class TableGame:
 
     @property
     def board_template(self) -> str:
-        if self.name == "gongzhu":
-            return f"games/{self.name}/board.jinja"
-        return f"games/{self.name}/table.html#board"
+        """The board alone, in Jinja2 (cardsite/jinja.py)."""
+        return f"games/{self.name}/board.jinja"
 
     @property
     def setup_template(self) -> str:
@@ -91,7 +91,13 @@ class TableGame:
                 s.update(presence=person.presence, autoplay=person.autoplay, left=person.left)
         if table.others_waiting(seat):
             context["bots_moving"] = False
+        context["words"] = self.board_words
         return context
+
+    @property
+    def board_words(self) -> dict:
+        """The board's sentences with a count or a context (``say`` in cardsite/jinja.py)."""
+        return {**BOARD_WORDS, **getattr(self.hooks["messages"], "BOARD_WORDS", {})}
 
     @property
     def reads_selections(self) -> bool:

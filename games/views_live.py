@@ -196,10 +196,8 @@ def board_html(game: str, context: dict) -> str:
     table for people's waiting room before its match."""
     if context["waiting"]:
         return render_to_string("games/_waiting.html#board", context)
-    gspec = table_game(game)
-    if gspec.board_template.endswith("#board"):
-        return render_to_string(gspec.board_template, context)
-    return mark_safe(render_to_string(gspec.board_template, context, using="boards"))
+    template = table_game(game).board_template
+    return mark_safe(render_to_string(template, context, using="boards"))
 
 
 @dataclass(frozen=True)
@@ -286,7 +284,9 @@ def read(code, user, language: str, data: dict) -> str:
             return ""
         cards = frame_cards(data.get("cards"))
         text = gspec.read_selection(services.view_for(table, seat), cards)
-        return render_to_string("games/combo/_reading.html", {"text": text, "oob": True})
+        return render_to_string(
+            "games/combo/reading.jinja", {"text": text, "oob": True}, using="boards"
+        )
 
 
 def _toast_only(code: str, params=None) -> tuple[str, int]:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 LEVEL_CHOICES = [
     ("easy", gettext_lazy("Easy")),
@@ -195,3 +195,12 @@ def share(count: int, total: int) -> str:
         "total": total,
         "percent": round(100 * count / total),
     }
+
+
+# The boards' sentences with a count (cardsite/jinja.py: ``say(words.key, n=…)``), each game's
+# own beside them in its messages.BOARD_WORDS.
+BOARD_WORDS = {
+    "cards_left": ngettext_lazy("%(n)s card left", "%(n)s cards left", "n"),
+    "cards": ngettext_lazy("%(n)s card", "%(n)s cards", "n"),
+    "watching": ngettext_lazy("%(n)s watching", "%(n)s watching", "n"),
+}

@@ -287,6 +287,29 @@ def test_a_reload_draws_the_board_the_socket_sent(game, owner):
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
+def test_the_page_draws_the_board_at_every_turn_of_a_hand(game, owner):
+    """The page has no hint or toast in its context, the socket's board has: each of the
+    player's turns through a whole hand (bidding, leading, following) and its summary draw
+    on both alike."""
+    table = services.create_table(owner, game, "easy")
+    client = client_for(owner)
+    engine = table_game(game).engine
+    rng = random.Random(3)
+    for _ in range(400):
+        services.run_bots(table.code)
+        table.refresh_from_db()
+        page = client.get(reverse("games:table", kwargs={"code": table.code}))
+        assert page.status_code == 200
+        snap, _v = views_live.snapshot(str(table.code), owner, "en")
+        assert board(page.content.decode()) == board(snap)
+        state, legal = state_and_legal(table)
+        if engine.hand_over(state):
+            return
+        send(table, owner, move_frame(table, rng.choice(legal)))
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
 def test_a_finished_hand_replays_as_dealt_and_logged(game, owner):
     table = services.create_table(owner, game, "easy")
     play_hand(table, owner, random.Random(5))

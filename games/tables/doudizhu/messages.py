@@ -4,8 +4,21 @@ refusals (games.engine.doudizhu.actions.GAME_CODES)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext_lazy
 
 from games.tables.common import rank_short
+
+# The board's sentences with a count (cardsite/jinja.py: ``say``).
+BOARD_WORDS = {
+    "redeals": ngettext_lazy("%(n)s deal thrown in", "%(n)s deals thrown in", "n"),
+    "bombs": ngettext_lazy("%(n)s bomb/rocket", "%(n)s bombs/rockets", "n"),
+    "thrown_in": ngettext_lazy(
+        "Everyone passed: thrown in, new deal.",
+        "Everyone passed: thrown in, new deal (%(n)s times).",
+        "n",
+    ),
+    "bid_points": ngettext_lazy("Bid %(n)s point", "Bid %(n)s points", "n"),
+}
 
 
 def kind_name(kind: str) -> str:

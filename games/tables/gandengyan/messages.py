@@ -4,11 +4,19 @@ which name the play on the table and what would beat it."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy, pgettext_lazy
 
 from games.engine.cards import JOKERS
 from games.engine.gandengyan.combos import ORDER
 from games.tables.common import rank_short
+
+# The board's sentences with a count or a context (cardsite/jinja.py: ``say``).
+BOARD_WORDS = {
+    "stock": ngettext_lazy("Stock: %(n)s card", "Stock: %(n)s cards", "n"),
+    "bombs": ngettext_lazy("%(n)s bomb", "%(n)s bombs", "n"),
+    "jokers": ngettext_lazy("%(n)s joker", "%(n)s jokers", "n"),
+    "dealer_badge": pgettext_lazy("dealer badge", "D"),
+}
 
 
 def kind_name(kind: str) -> str:
