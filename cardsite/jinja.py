@@ -19,7 +19,7 @@ import functools
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
-from jinja2 import ChainableUndefined, Environment
+from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import Markup, escape
 
 from games.templatetags.cards import hand_card, hand_reasons, playable_codes, table_card
@@ -50,9 +50,21 @@ def iso(moment) -> str:
     return timezone.localtime(moment).isoformat()
 
 
+class BoardTemplate(Template):
+    """A board's render asks for the active language once: ``_`` is bound to it (a board
+    has dozens of sentences, and each lookup of the language costs a context-local read)."""
+
+    def render(self, *args, **kwargs):
+        context = dict(*args, **kwargs)
+        context["_"] = functools.partial(_translated, language=get_language())
+        return super().render(context)
+
+
 class BoardEnvironment(Environment):
     """``a.b`` reads a dict's key first: a board's context is dicts (the presenters'), and the
     attribute tried first failed with an exception for each of them."""
+
+    template_class = BoardTemplate
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:
