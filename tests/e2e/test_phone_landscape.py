@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_gandengyan import code_of, skip_deal
+from tests.e2e.test_gandengyan import code_of, select, skip_deal
 
 LANDSCAPE = {"width": 844, "height": 390}
 EDGE = {"x": 6, "y": 14}  # cards overlap: a player taps the visible left edge
@@ -166,6 +166,23 @@ def test_a_25_card_gan_deng_yan_hand_fits_a_phone_on_its_side(
     deck = [r + s for s in "SHDC" for r in ORDER]
     gandengyan_scene(page, site_url, site_shell, deck[:24] + ["BJ"], lang)
     assert_all_in_view(page, 25)
+    # A narrower phone on its side (360 × 740), a selection read two ways: still one row,
+    # inside the player's box, the buttons beside it (the line the selection reads and the
+    # keys' help once took the buttons' column and squeezed the hand into two rows).
+    page.set_viewport_size({"width": 740, "height": 360})
+    select(page, ["7S", "8S", "BJ"])
+    expect(page.get_by_test_id("reading")).to_have_count(2)
+    expect(page.get_by_test_id("selection-reading")).not_to_be_empty()
+    b = page.evaluate(
+        """() => { const box = e => e.getBoundingClientRect();
+        const me = box(document.querySelector('#me'));
+        const cards = [...document.querySelectorAll('#board .hand__card:not(.is-selected)')].map(box);
+        return {me: [me.left, me.right], lefts: cards.map(r => r.left),
+                rights: cards.map(r => r.right), tops: cards.map(r => Math.round(r.top)),
+                play: box(document.querySelector('[data-testid=play]')).left}; }"""
+    )
+    assert len(set(b["tops"])) == 1, b["tops"]
+    assert b["me"][0] <= min(b["lefts"]) and max(b["rights"]) <= b["play"] <= b["me"][1], b
 
 
 def test_a_settlement_opens_with_its_verdict_in_view(landscape, site_url, site_shell):
