@@ -51,12 +51,16 @@ def iso(moment) -> str:
 
 
 class BoardTemplate(Template):
-    """A board's render asks for the active language once: ``_`` is bound to it (a board
-    has dozens of sentences, and each lookup of the language costs a context-local read)."""
+    """A board's render asks for the active language once: ``_`` and the cards are bound to
+    it (a board has dozens of sentences and cards, and each lookup of the language costs a
+    context-local read)."""
 
     def render(self, *args, **kwargs):
         context = dict(*args, **kwargs)
-        context["_"] = functools.partial(_translated, language=get_language())
+        language = get_language()
+        context["_"] = functools.partial(_translated, language=language)
+        context["table_card"] = functools.partial(table_card, language=language)
+        context["hand_card"] = functools.partial(hand_card, language=language)
         return super().render(context)
 
 

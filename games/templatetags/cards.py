@@ -17,7 +17,7 @@ from games.tables.common import Card
 register = template.Library()
 
 
-def card_html(c, small: bool = False, labelled: bool = True) -> str:
+def card_html(c, small: bool = False, labelled: bool = True, language: str | None = None) -> str:
     """``c`` is a games.tables.common.Card (code, suit, rank, symbol, label): what it draws
     follows from its code (and the language of its name), so each is drawn once per process.
 
@@ -27,7 +27,7 @@ def card_html(c, small: bool = False, labelled: bool = True) -> str:
     The face's parts need no marks of their own: an image's inside is not read, and a hidden
     face hides them too (a table sends dozens of cards in every frame).
     """
-    return _card_html(c.code, bool(small), bool(labelled), get_language())
+    return _card_html(c.code, bool(small), bool(labelled), language or get_language())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -56,10 +56,10 @@ def _card_html(code: str, small: bool, labelled: bool, language: str | None) -> 
 
 
 @register.simple_tag
-def table_card(c, small=False, labelled=True):
+def table_card(c, small=False, labelled=True, language=None):
     """A card; a played card that can stand in for another (it has a ``tag``, as a joker
     played "as 9") comes in a ``played`` wrapper, which holds the tag when there is one."""
-    card = card_html(c, small, labelled)
+    card = card_html(c, small, labelled, language)
     tag = getattr(c, "tag", None)
     if tag is None:
         return card
@@ -74,13 +74,17 @@ def table_card(c, small=False, labelled=True):
 
 
 @register.simple_tag
-def hand_card(c, new_label=""):
+def hand_card(c, new_label="", language=None):
     """A card of the player's hand: a button named by the card (and ``new_label`` when it was
     just taken up), the face drawn inside, in its own region for the frames (a card played
     is deleted by its id). What may be played now is not here but in the hand's state, so
     the markup follows from the card alone: drawn once per process and language."""
     return _hand_card(
-        c.code, bool(c.selected), bool(getattr(c, "new", False)), str(new_label), get_language()
+        c.code,
+        bool(c.selected),
+        bool(getattr(c, "new", False)),
+        str(new_label),
+        language or get_language(),
     )
 
 
