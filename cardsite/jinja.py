@@ -30,11 +30,6 @@ def _translated(message: str, language: str | None) -> Markup:
     return Markup(gettext(message))
 
 
-def translate(message: str) -> Markup:
-    """The sentence in the active language (once per process and language)."""
-    return _translated(message, get_language())
-
-
 def say(message, **values) -> Markup:
     """A sentence of ``BOARD_WORDS`` with its values (escaped); ``n``, a number, chooses the
     plural."""
@@ -53,7 +48,7 @@ def iso(moment) -> str:
 class BoardTemplate(Template):
     """A board's render asks for the active language once: ``_`` and the cards are bound to
     it (a board has dozens of sentences and cards, and each lookup of the language costs a
-    context-local read)."""
+    context-local read). Every render goes through here, so they are no globals."""
 
     def render(self, *args, **kwargs):
         context = dict(*args, **kwargs)
@@ -82,6 +77,6 @@ class BoardEnvironment(Environment):
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined
     env = BoardEnvironment(**options)
-    env.globals.update(_=translate, say=say, url=url, table_card=table_card, hand_card=hand_card)
+    env.globals.update(say=say, url=url)
     env.filters.update(playable_codes=playable_codes, hand_reasons=hand_reasons, iso=iso)
     return env
