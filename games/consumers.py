@@ -248,6 +248,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if frame is None or getattr(self, "gone", False):
             return
         html, version = frame
+        if getattr(frame, "whole", False):
+            self.frames.reset()
         if html:
             await self.send(text_data=self.frames.encode(html, version))
         self.rendered = max(self.rendered, version)

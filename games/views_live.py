@@ -167,9 +167,12 @@ def waiting_context(table, summary, seat, user) -> dict:
 
 class Frame(tuple):
     """A board to send, ``(html, version)``; ``due``: when the next of the moves on their way
-    shows (seconds since the epoch, ``services.as_shown``), for the socket to draw it then."""
+    shows (seconds since the epoch, ``services.as_shown``), for the socket to draw it then;
+    ``whole``: sent whole, never as a patch (a hint's cards replace whatever the page had
+    selected, which a patch against the last board sent knows nothing of)."""
 
     due: float | None = None
+    whole: bool = False
 
 
 def _frame(html: str, table) -> Frame:
@@ -472,7 +475,9 @@ def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozen
                 if hint is None:
                     raise services.Refused("not_your_turn")
                 selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
-                return _board(table, user, selected=selected, hint=hint, opened=opened)
+                frame = _board(table, user, selected=selected, hint=hint, opened=opened)
+                frame.whole = True
+                return frame
             else:
                 action = _action_from_frame(code, data, game)
                 if action is None:

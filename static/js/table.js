@@ -447,15 +447,21 @@
   }, true);
 
   // A part the socket sends only while it is open (data-opens: a round's log): the page says
-  // when it opens or closes, and again on a new socket (a reconnect starts without it).
+  // when it opens or closes, and again on a new socket (a reconnect starts without it). Only
+  // a change is said: a whole board (a hint's, a resync's) brings the part again, open, and
+  // its toggle event must not ask for a board again (which would draw it without the hint).
+  var told = {};
   function sendOpen(d) {
     var form = document.getElementById("open-form");
-    if (!form) return;
-    form.elements.part.value = d.dataset.opens;
+    var part = d.dataset.opens;
+    if (!form || told[part] === d.open) return;
+    told[part] = d.open;
+    form.elements.part.value = part;
     form.elements.open.value = d.open ? "1" : "0";
     form.requestSubmit();
   }
   document.addEventListener("htmx:wsOpen", function () {
+    told = {};
     document.querySelectorAll("#board details[data-opens][open]").forEach(sendOpen);
   });
 

@@ -201,6 +201,29 @@ def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_land
 
 
 @pytest.mark.once
+def test_hint_replaces_the_cards_the_player_had_selected(page, site_url, site_shell):
+    """Every card tapped, then Hint: exactly the hint's cards stay selected, and Play plays
+    them (a patch knows nothing of the page's own taps: the hint's board comes whole)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, hands="1")
+    seat_zero_bids(site_shell, page.url.rstrip("/").rsplit("/", 1)[-1])
+    page.reload()
+    page.get_by_test_id("bid-3").click()
+    expect(page.locator(".hand__card")).to_have_count(20)
+    page.wait_for_selector("#board[data-synced].is-my-turn [data-testid=play]")
+    for i in range(20):
+        page.locator(".hand__card").nth(i).click(position=EDGE)
+    expect(page.locator(".hand__card.is-selected")).to_have_count(20)
+    version = page.locator("#board").get_attribute("data-version")
+    page.get_by_test_id("hint").first.click()
+    page.wait_for_selector("#board[data-hint=play]")
+    selected = page.locator(".hand__card.is-selected").count()
+    assert 0 < selected < 20
+    page.get_by_test_id("play").click()
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    expect(page.locator(".hand__card")).to_have_count(20 - selected)
+
+
 def test_a_guest_who_never_bids_plays_the_hand_as_a_peasant(page, site_url, site_shell):
     page.set_viewport_size({"width": 1280, "height": 900})
     start(page, site_url)

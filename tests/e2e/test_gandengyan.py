@@ -227,6 +227,46 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     page.screenshot(path=shots("replay"), full_page=True)
 
 
+def test_hint_with_the_round_log_open_keeps_its_selection(page, site_url):
+    """A hint's board comes whole (the page's own taps are unknown to a patch): the round's
+    log in it is open again, and that must not ask the socket for the board once more, which
+    would draw it without the hint's cards."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, draw="all")
+    skip_deal(page)
+    page.get_by_test_id("round-log").locator("summary").click()
+    expect(page.locator("#round-log")).not_to_contain_text("Loading")
+    for _ in range(40):
+        wait_for_turn_or_settlement(page)
+        assert not page.get_by_test_id("settlement").is_visible(), "no play hinted in a round"
+        skip_deal(page)
+        hand = [c.get_attribute("data-card") for c in page.locator(".hand__card").all()]
+        page.locator(".hand__card").last.click(position=EDGE)  # the player's own tap
+        before = len(sent)
+        page.get_by_test_id("hint").click()
+        page.wait_for_selector("#board[data-hint]")
+        if page.locator("#board").get_attribute("data-hint") == "play":
+            break
+        page.get_by_test_id("pass").click()
+    else:
+        raise AssertionError("no play hinted in 40 turns")
+    # The selection's reading is asked after the board settles: once it is read, the board
+    # (and its log's toggle) has long been handled.
+    expect(page.get_by_test_id("selection-reading")).not_to_be_empty()
+    expect(page.locator("#board")).to_have_attribute("data-hint", "play")
+    picked = [c.get_attribute("data-card") for c in page.locator(".hand__card.is-selected").all()]
+    assert picked and set(picked) <= set(hand)
+    assert not [f for f in sent[before:] if '"part"' in f], sent[before:]
+    page.get_by_test_id("play").click()
+    chips = page.get_by_test_id("reading")
+    if chips.count() > 1:
+        chips.first.click()
+    for card in picked:  # played (a card drawn after the trick is another)
+        expect(page.locator(f".hand__card[data-card='{card}']")).to_have_count(0)
+
+
 @pytest.mark.layout
 def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
     page = phone_page

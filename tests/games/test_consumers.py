@@ -553,3 +553,19 @@ def test_a_move_on_its_way_is_drawn_from_the_copy_without_the_database(
         html, version = views_live.drawn(table.code, user, "en", shown.version)
     assert version == shown.version + 1 and f'data-version="{version}"' in html
     assert (html, version) == views_live.snapshot(table.code, user, "en")
+
+
+async def test_a_hint_is_sent_as_a_whole_board():
+    """A hint selects its cards and nothing else: the page may have selected others (its own
+    taps, which no patch knows of), so the hint's board comes whole, never as a patch."""
+    user = await make_user("hinted")
+    table = await make_table(user)
+    await sync_to_async(services.run_bots)(table.code)
+    comm = await connect(user, table)
+    first = await comm.receive_from(timeout=10)
+    assert first.startswith('<div id="board"')
+    for n in (0, 1, 0):
+        await comm.send_json_to({"action": "hint", "n": n})
+        html = await until(comm, lambda html: 'id="board"' in html)
+        assert html.startswith('<div id="board"'), html[:80]
+    await comm.disconnect()
