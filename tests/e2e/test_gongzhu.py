@@ -200,3 +200,40 @@ def test_a_disabled_play_button_looks_disabled(page, site_url):
     card.click(position=EDGE)
     expect(play).to_be_enabled()
     assert play.evaluate("e => parseFloat(getComputedStyle(e).opacity)") == 1
+
+
+def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(page, site_url):
+    """The first Hint is Normal's card; each further press on the same board the next legal
+    card, round and round (as in the games of several cards), after the player's own tap."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}/en/")
+    page.get_by_test_id("play-gongzhu").click()
+    for _ in range(60):
+        wait_for_turn_or_summary(page)
+        assert not page.locator(".summary__panel").is_visible(), "never two cards to choose from"
+        if page.locator("#exposure-form").is_visible():
+            page.get_by_test_id("expose-none").click()
+            expect(page.locator("#exposure-form")).to_have_count(0)
+            continue
+        if page.locator(".hand__card.is-playable").count() >= 2:
+            break
+        version = page.locator("#board").get_attribute("data-version")
+        page.locator(".hand__card.is-playable").first.click(position=EDGE)
+        page.get_by_test_id("play").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    version = page.locator("#board").get_attribute("data-version")
+    selected = page.locator(".hand__card.is-selected")
+    page.locator(".hand__card.is-playable").last.click(position=EDGE)  # the player's own tap
+    page.get_by_test_id("hint").click()
+    page.wait_for_selector("#board[data-hint]")
+    expect(selected).to_have_count(1)
+    first = selected.get_attribute("data-card")
+    page.get_by_test_id("hint").click()
+    expect(selected).not_to_have_attribute("data-card", first)
+    expect(selected).to_have_count(1)
+    second = selected.get_attribute("data-card")
+    assert page.locator("#board").get_attribute("data-version") == version  # a hint never plays
+    page.get_by_test_id("play").click()
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    expect(page.locator(f".hand__card[data-card='{second}']")).to_have_count(0)
+    expect(page.locator(f".hand__card[data-card='{first}']")).to_have_count(1)
