@@ -23,7 +23,8 @@ grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itsel
 
 ``data-base`` is the version the patch was made against: a page whose board has another
 version (it missed a frame) applies nothing and asks for the whole board (``resync``), which
-the socket sends, starting over. A connect, a reconnect and a resync start with a whole board.
+the socket sends, starting over. A connect, a reconnect and a resync start with a whole board,
+and so does a Hint's answer (its selection replaces the page's own, which no patch knows).
 The markers themselves never leave the server (``shown``).
 """
 
