@@ -92,7 +92,7 @@
       else select(btn);
     },
     click: function (evt) {
-      if (evt.target.closest("#exposure-form [data-hint]")) {
+      if (evt.target.closest("#exposure-form button[data-hint]")) {
         // The Hint's ticks arrive with the next board: they replace the kept ones.
         store(function (s) { s.removeItem(exposureKey()); });
         return false; // table.js sends the hint

@@ -330,7 +330,8 @@
     var btn = evt.target.closest(".hand__card");
     if (btn) { tapCard(btn); return; }
     if (call("click", evt)) return;
-    if (evt.target.closest("[data-hint]")) {
+    // The Hint button (the board itself names the hint it shows: data-hint, no button).
+    if (evt.target.closest("button[data-hint]")) {
       // Hint again on the same board: the next suggestion (the form's n counts the presses).
       var hf = document.getElementById("hint-form");
       if (hf) {
@@ -369,6 +370,12 @@
       var i = all.indexOf(card);
       all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
       return;
+    }
+    // H asks for a hint, as the Hint button does (not while typing, nor with a modifier).
+    var typing = evt.target.closest && evt.target.closest("input, select, textarea");
+    if (!typing && !evt.ctrlKey && !evt.metaKey && !evt.altKey && (evt.key === "h" || evt.key === "H")) {
+      var hint = document.querySelector("#board button[data-hint]");
+      if (hint) { evt.preventDefault(); hint.click(); return; }
     }
     call("key", evt, card);
   });

@@ -259,6 +259,17 @@ def test_hint_with_the_round_log_open_keeps_its_selection(page, site_url):
     picked = [c.get_attribute("data-card") for c in page.locator(".hand__card.is-selected").all()]
     assert picked and set(picked) <= set(hand)
     assert not [f for f in sent[before:] if '"part"' in f], sent[before:]
+    # A click elsewhere on the board (the board names its hint: data-hint) is no Hint: the
+    # log closes and opens again, and only that is said.
+    hints = len([f for f in sent if '"hint"' in f])
+    page.get_by_test_id("round-log").locator("summary").click()
+    page.get_by_test_id("round-log").locator("summary").click()
+    expect(page.locator("#round-log")).not_to_contain_text("Loading")
+    expect(page.get_by_test_id("selection-reading")).not_to_be_empty()
+    assert len([f for f in sent if '"hint"' in f]) == hints
+    assert [
+        c.get_attribute("data-card") for c in page.locator(".hand__card.is-selected").all()
+    ] == picked
     page.get_by_test_id("play").click()
     chips = page.get_by_test_id("reading")
     if chips.count() > 1:
