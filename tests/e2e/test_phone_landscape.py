@@ -198,8 +198,10 @@ def test_a_settlement_opens_with_its_verdict_in_view(landscape, site_url, site_s
         const panel = document.querySelector('.summary__panel');
         const h = document.getElementById('summary-title').getBoundingClientRect();
         const next = document.querySelector('[data-testid=next-hand]').getBoundingClientRect();
+        const row = panel.querySelector(':scope > .button-row:last-child').getBoundingClientRect();
         return {scrollTop: panel.scrollTop, long: panel.scrollHeight > panel.clientHeight,
                 top: h.top, bottom: h.bottom, nextBottom: next.bottom,
+                rowBottom: row.bottom, panelBottom: panel.getBoundingClientRect().bottom,
                 focused: document.activeElement.dataset.testid};
     }"""
     )
@@ -207,6 +209,8 @@ def test_a_settlement_opens_with_its_verdict_in_view(landscape, site_url, site_s
     assert view["scrollTop"] == 0
     assert view["top"] >= 0 and view["bottom"] <= LANDSCAPE["height"]
     assert view["nextBottom"] <= LANDSCAPE["height"]  # the next round's button stays in reach
+    # The buttons' row ends where the panel does: no text scrolls by under it.
+    assert abs(view["rowBottom"] - view["panelBottom"]) <= 1, view
     assert view["focused"] == "next-hand"
 
 
