@@ -112,6 +112,24 @@ def play_round(page, shots=None):
     raise AssertionError("the round did not end")
 
 
+def play_round_with_its_log_open(page, shots, loading):
+    """Open the round's log (it comes when opened: ``loading`` until then), play the round to
+    its settlement (the log grows live meanwhile; the scores sum to zero) and go on to the
+    next. The log's locator."""
+    log = page.locator("#round-log")
+    expect(log).to_contain_text(loading)
+    page.get_by_test_id("round-log").locator("summary").click()
+    expect(log).not_to_contain_text(loading)
+    rows = log.locator(".round-log__row").count()
+    play_round(page, shots)
+    expect(log.locator(".round-log__row")).not_to_have_count(rows)
+    assert log.locator(".round-log__row").count() > rows
+    expect(page.get_by_test_id("sum")).to_have_text("0")
+    page.screenshot(path=shots("settlement"), full_page=True)
+    page.get_by_test_id("next-hand").click()
+    return log
+
+
 def rank_order(card):
     return 13 + ("BJ", "RJ").index(card) if card in ("BJ", "RJ") else ORDER.index(card[0])
 
@@ -190,19 +208,7 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     expect(page.get_by_test_id("joker-tag").first).to_have_text("as 9")
     page.screenshot(path=shots("joker-tag"), full_page=True)
 
-    # The round's log comes when it is opened, and grows live while it is.
-    log = page.locator("#round-log")
-    expect(log).to_contain_text("Loading")
-    page.get_by_test_id("round-log").locator("summary").click()
-    expect(log).not_to_contain_text("Loading")
-    rows = log.locator(".round-log__row").count()
-
-    play_round(page, shots)
-    expect(log.locator(".round-log__row")).not_to_have_count(rows)
-    assert log.locator(".round-log__row").count() > rows
-    expect(page.get_by_test_id("sum")).to_have_text("0")
-    page.screenshot(path=shots("settlement"), full_page=True)
-    page.get_by_test_id("next-hand").click()
+    log = play_round_with_its_log_open(page, shots, loading="Loading")
     expect(page.get_by_test_id("settlement")).to_have_count(0)
     expect(page.locator("#board")).to_have_attribute("data-round", "2")
 
@@ -287,19 +293,7 @@ def test_winner_draws_on_a_phone_in_german(phone_page, site_url, artifacts_dir):
 
     start(page, site_url, lang="de", draw="winner", shot=shots("setup"))
     expect(page.locator(".gdy-info")).to_contain_text("Gewinner zieht")
-    # The round's log comes when it is opened, and grows live while it is.
-    log = page.locator("#round-log")
-    expect(log).to_contain_text("Wird geladen")
-    page.get_by_test_id("round-log").locator("summary").click()
-    expect(log).not_to_contain_text("Wird geladen")
-    rows = log.locator(".round-log__row").count()
-
-    play_round(page, shots)
-    expect(log.locator(".round-log__row")).not_to_have_count(rows)
-    assert log.locator(".round-log__row").count() > rows
-    expect(page.get_by_test_id("sum")).to_have_text("0")
-    page.screenshot(path=shots("settlement"), full_page=True)
-    page.get_by_test_id("next-hand").click()
+    play_round_with_its_log_open(page, shots, loading="Wird geladen")
     expect(page.locator("#board")).to_have_attribute("data-round", "2")
 
 
