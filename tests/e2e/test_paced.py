@@ -103,7 +103,11 @@ def test_the_bots_replies_show_one_at_a_time_a_pause_apart(page, paced_url, game
     reloaded = False
     for _ in range(16):
         wait(page)
-        assert not page.locator(over).is_visible(), "the hand ended before two replies"
+        if page.locator(over).is_visible():
+            # A quick hand (a player out in two moves, from a random deal): the next one.
+            page.get_by_test_id("next-hand").click()
+            expect(page.locator(over)).to_have_count(0)
+            continue
         before = version(page)
         page.evaluate("v => { window.__seen = [[performance.now(), v]]; }", before)
         turn(page)
