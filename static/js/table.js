@@ -30,6 +30,12 @@
     return st ? st.dataset : {};
   }
 
+  // A key meant for the table: not typed into a field, not with a modifier (a browser's own).
+  function plainKey(evt) {
+    var typing = evt.target.closest && evt.target.closest("input, select, textarea");
+    return !typing && !evt.ctrlKey && !evt.metaKey && !evt.altKey;
+  }
+
   function setSelected(btn, on) {
     btn.classList.toggle("is-selected", on);
     btn.setAttribute("aria-selected", on ? "true" : "false");
@@ -272,8 +278,7 @@
       // Enter plays, P passes, Esc clears (Space on a card selects it, as a click).
       key: function (evt, card) {
         if (card && evt.key === "Enter") { evt.preventDefault(); play(); return; }
-        var typing = evt.target.closest && evt.target.closest("input, select, textarea");
-        if (!typing && !evt.ctrlKey && !evt.metaKey && !evt.altKey) {
+        if (plainKey(evt)) {
           if (evt.key === "p" || evt.key === "P") { pass(); return; }
           if (evt.key === "Escape") { clearSelection(); return; }
         }
@@ -371,9 +376,8 @@
       all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
       return;
     }
-    // H asks for a hint, as the Hint button does (not while typing, nor with a modifier).
-    var typing = evt.target.closest && evt.target.closest("input, select, textarea");
-    if (!typing && !evt.ctrlKey && !evt.metaKey && !evt.altKey && (evt.key === "h" || evt.key === "H")) {
+    // H asks for a hint, as the Hint button does.
+    if (plainKey(evt) && (evt.key === "h" || evt.key === "H")) {
       var hint = document.querySelector("#board button[data-hint]");
       if (hint) { evt.preventDefault(); hint.click(); return; }
     }

@@ -36,6 +36,12 @@ document.addEventListener("htmx:wsBeforeMessage", (e) => {
 """
 
 
+def expose_nothing(page):
+    """The exposure form's "Expose nothing", and the form gone."""
+    page.get_by_test_id("expose-none").click()
+    expect(page.locator("#exposure-form")).to_have_count(0)
+
+
 def wait_for_turn_or_summary(page):
     page.wait_for_selector(
         "#board[data-synced].is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
@@ -56,8 +62,7 @@ def play_hand(page, shots=None, keyboard=False):
         if page.locator("#exposure-form").is_visible():
             if shots:
                 page.screenshot(path=shots("exposure"), full_page=True)
-            page.get_by_test_id("expose-none").click()
-            expect(page.locator("#exposure-form")).to_have_count(0)
+            expose_nothing(page)
             continue
         version = page.locator("#board").get_attribute("data-version")
         playable = page.locator(".hand__card.is-playable")
@@ -116,8 +121,7 @@ def test_a_guest_plays_a_hand_reloads_signs_up_and_finds_it_in_the_history(
     # Play a few cards of hand 2, then reload: the table is exactly as it was.
     wait_for_turn_or_summary(page)
     if page.locator("#exposure-form").is_visible():
-        page.get_by_test_id("expose-none").click()
-        expect(page.locator("#exposure-form")).to_have_count(0)
+        expose_nothing(page)
     page.wait_for_selector("#board.is-my-turn .hand__card.is-playable")
     before = board_state(page)
     # Most frames were patches, and the board they made is exactly a fresh one's.
@@ -191,8 +195,7 @@ def test_a_disabled_play_button_looks_disabled(page, site_url):
         wait_for_turn_or_summary(page)
         if not page.locator("#exposure-form").is_visible():
             break
-        page.get_by_test_id("expose-none").click()
-        expect(page.locator("#exposure-form")).to_have_count(0)
+        expose_nothing(page)
     play = page.get_by_test_id("play")
     expect(play).to_be_disabled()
     assert play.evaluate("e => parseFloat(getComputedStyle(e).opacity)") < 0.6
@@ -212,8 +215,7 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
         wait_for_turn_or_summary(page)
         assert not page.locator(".summary__panel").is_visible(), "never two cards to choose from"
         if page.locator("#exposure-form").is_visible():
-            page.get_by_test_id("expose-none").click()
-            expect(page.locator("#exposure-form")).to_have_count(0)
+            expose_nothing(page)
             continue
         if page.locator(".hand__card.is-playable").count() >= 2:
             break

@@ -104,7 +104,7 @@ def test_the_bots_replies_show_one_at_a_time_a_pause_apart(page, paced_url, game
     for _ in range(16):
         wait(page)
         if page.locator(over).is_visible():
-            # A quick hand (a player out in two moves, from a random deal): the next one.
+            # A hand over within the player's first moves (a random deal): the next one.
             page.get_by_test_id("next-hand").click()
             expect(page.locator(over)).to_have_count(0)
             continue
