@@ -29,12 +29,12 @@ def play_until_human(table):
 
 
 def until_moves_on_their_way(table, user, rng, clock, least=0, play=None, check=None) -> Table:
-    """Play a paced table until a bot's move, due at its time, has brought more than
-    ``least`` other bots' moves along that are still on their way: ``user``'s random legal
+    """Play a paced table until a move (``user``'s, or a bot's due at its time) has brought
+    more than ``least`` bots' moves along that are still on their way: ``user``'s random legal
     moves (through ``play(shown, action)``, else ``services.submit_action``), the driver's at
     their times and each move on its way as its time comes (``clock``), and ``check(shown)``
     on the table as shown before each of them. The table then, as it is (as shown, it is at
-    that bot's move)."""
+    that move)."""
     engine = table_game(table.game).engine
     for _ in range(600):
         raw, shown = Table.objects.get(pk=table.pk), services.get_table(table.code)

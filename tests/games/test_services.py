@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import history, services
+from games import history, realtime, services
 from games.engine import get_game
 from games.models import ActionLog, Hand, Table
 from tests.games.conftest import play_until_human, until_moves_on_their_way
@@ -143,6 +143,55 @@ def test_a_move_out_of_turn_is_refused(owner, settings):
         else:
             services.run_bots(table.code, limit=1)
     pytest.fail("seat 0 was never waiting")
+
+
+@pytest.mark.parametrize("game_name", ["gongzhu", "gandengyan", "doudizhu"])
+def test_paced_a_persons_move_brings_the_quick_bots_replies_in_its_one_transaction(
+    owner, settings, clock, game_name, django_capture_on_commit_callbacks, monkeypatch
+):
+    """One transaction, one notice, one board per person's move: the quick bots' replies are
+    applied with it and shown one by one (the reveal), and nothing is left due for the
+    driver until the person's turn, unless the hand ends."""
+    settings.GAME_PACING = True
+    notices = []
+    monkeypatch.setattr(
+        realtime, "send_to_group", lambda group, message, failed: notices.append(message)
+    )
+    engine = get_game(game_name)
+    table = services.create_table(owner, game_name, "normal")
+    rng = random.Random(4)
+    for _ in range(60):
+        shown = services.get_table(table.code)
+        if getattr(shown, "next_shown_at", None) is not None:
+            clock.to(shown.next_shown_at)  # the replies on their way show
+            continue
+        state = engine.from_json(shown.state)
+        if engine.hand_over(state):
+            services.start_next_hand(table.code, owner, shown.version)
+            continue
+        if 0 not in engine.to_move(state):
+            clock.to(shown.bot_due_at)  # the driver's move (the first of a deal, say)
+            services.play_due_bot_move(table.code)
+            continue
+        before = shown.version
+        action = rng.choice(engine.legal_actions(state, 0))
+        notices.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_action(table.code, owner, action, before)
+        raw = Table.objects.get(pk=table.pk)
+        after = engine.from_json(raw.state)
+        if engine.hand_over(after) or not raw.reveal:
+            continue  # the player moved again at once, or the hand's end waits for the driver
+        seqs = list(ActionLog.objects.filter(table=raw, seq__gt=before).values_list("seq", "seat"))
+        assert seqs[0] == (before + 1, 0)
+        assert len(seqs) >= 2 and all(seat != 0 for _, seat in seqs[1:])
+        assert raw.version == before + len(seqs)
+        assert [s[1] for s in raw.reveal["steps"]][0] == before + 1
+        assert notices == [{"type": "table.changed", "version": raw.version}]
+        if 0 in engine.to_move(after):
+            assert raw.bot_due_at is None
+            return
+    pytest.fail("no move of the player's drew the bots' replies")
 
 
 def test_a_whole_hand_is_recorded_and_replays_exactly(table, owner):

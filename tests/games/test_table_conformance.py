@@ -335,9 +335,9 @@ def test_a_finished_hand_replays_as_dealt_and_logged(game, owner):
 def test_bots_replies_made_together_each_show_at_their_paced_time(
     game, owner, outsider, settings, clock
 ):
-    """Paced, the first bot's reply to a move, at its time, brings the other bots' replies
-    along in its transaction; every view (the player's socket, a spectator, a reload) shows
-    each of them only once its time has come, the player cannot act before their turn
+    """Paced, the bots' replies to a move are applied in its transaction (or, after a move
+    of the driver's, in that one's); every view (the player's socket, a spectator, a reload)
+    shows each of them only once its time has come, the player cannot act before their turn
     shows, and their turn timer starts then."""
     settings.GAME_PACING = True
     most = max(table_game(game).info.seat_counts)  # the more bots, the more replies
@@ -345,8 +345,8 @@ def test_bots_replies_made_together_each_show_at_their_paced_time(
     table.spectators, table.turn_seconds = True, 30
     table.save(update_fields=["spectators", "turn_seconds"])
     engine = table_game(game).engine
-    # The first bot's reply brings along every other bot before the player (the last of
-    # them is the table as it is): more than ``most - 3`` steps on the way.
+    # A move's transaction brings along every bot before the player (the last of them is
+    # the table as it is): more than ``most - 3`` steps on the way.
     raw = until_moves_on_their_way(
         table,
         owner,
