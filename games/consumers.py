@@ -40,6 +40,9 @@ MAX_FRAME_CHARS = 16 * 1024
 
 # Read requests per socket: a burst of this many, then this many per second.
 READS_BURST, READS_PER_SECOND = 8, 4.0
+# Hints per socket: each is a bot's choice and a whole board, at a person's priority. Enough
+# to step through a dozen suggestions in a row; beyond that, a refusal, not a board.
+HINTS_BURST, HINTS_PER_SECOND = 12, 4.0
 # A move on its way is drawn this long after its time: never before it, whatever the timer's
 # resolution (a draw that came too early finds nothing new and waits again).
 DRAW_SLACK_SECONDS = 0.005
@@ -91,6 +94,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.rendered = -1
         self.rendering = False
         self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
+        self.hints = TokenBucket(HINTS_BURST, HINTS_PER_SECOND)
         self.frames = frames.Frames()  # what this page shows: later frames send what changed
         self.pending = False
         self.notified = -1  # the newest version a notice named
@@ -184,6 +188,11 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                 )
                 if html and not getattr(self, "gone", False):
                     await self.send(text_data=html)
+            return
+        if data.get("action") == "hint" and not self.hints.take():
+            # Refused here, without the database: the board stays as it is.
+            metrics.refused(self.game, "slow_hints")
+            await self.send(text_data=views_live.refusal_only("slow_hints", self.language()))
             return
         frame = await database_call(views_live.handle, priority=URGENT)(
             self.code,

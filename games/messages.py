@@ -53,6 +53,7 @@ def _shared(code: str) -> str | None:
         ),
         "match_not_over": _("The match is not over yet."),
         "too_fast": _("Not so fast: wait a moment before the next reaction."),
+        "slow_hints": _("Not so fast: wait a moment before the next hint."),
         "bad_reaction": _("That reaction is not one of the table's."),
     }.get(code)
 

@@ -296,6 +296,12 @@ def _toast_only(code: str, params=None) -> tuple[str, int]:
     return render_to_string("games/_toast.html", {"message": messages.refusal(code, params)}), -1
 
 
+def refusal_only(code: str, language: str) -> str:
+    """A refusal's toast alone, in ``language``: for a socket that refuses a frame itself."""
+    with translation.override(language):
+        return _toast_only(code)[0]
+
+
 # The table's version is a PositiveIntegerField: no frame can name a larger one.
 MAX_VERSION = 2**31 - 1
 

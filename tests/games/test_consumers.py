@@ -569,3 +569,32 @@ async def test_a_hint_is_sent_as_a_whole_board():
         html = await until(comm, lambda html: 'id="board"' in html)
         assert html.startswith('<div id="board"'), html[:80]
     await comm.disconnect()
+
+
+async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothing():
+    """Each hint costs a bot's choice and a whole board: a dozen in a row are answered, a
+    flood beyond that is refused with a sentence in the page's language, nothing moves, and
+    every frame gets its one answer."""
+    from games.consumers import HINTS_BURST
+
+    user = await make_user("hasty")
+    table = await make_table(user)
+    await sync_to_async(services.run_bots)(table.code)
+    before = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
+    comm = await connect(user, table, lang="de")
+    await comm.receive_from(timeout=10)
+    sent = HINTS_BURST * 3
+    for n in range(sent):
+        await comm.send_json_to({"action": "hint", "n": n})
+    boards = refused = 0
+    for _ in range(sent):
+        answer = await comm.receive_from(timeout=10)
+        if answer.startswith('<div id="board"'):
+            boards += 1
+        else:
+            assert "Nicht so schnell: Warte einen Moment bis zum nächsten Tipp." in answer
+            refused += 1
+    assert boards >= HINTS_BURST and refused >= HINTS_BURST
+    assert await comm.receive_nothing(timeout=0.2)
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).version == before
+    await comm.disconnect()

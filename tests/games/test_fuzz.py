@@ -278,10 +278,11 @@ def _expect(data: dict, current: bool | None, scene: Scene) -> set[str]:
     is_move = kind in MOVES[scene.game]
     if kind == "level":
         return {"bad_level"}  # the fuzzer never names a real level
-    if not scene.seated and (is_move or kind in ("next", "hint")):
-        return {"not_seated"}
     if kind == "hint":
-        return {"not_your_turn"}
+        # Beyond a person's pace (consumers.HINTS_BURST in a row), refused as too fast.
+        return {"not_your_turn" if scene.seated else "not_seated", "slow_hints"}
+    if not scene.seated and (is_move or kind == "next"):
+        return {"not_seated"}
     if kind == "next":
         return {True: {"hand_not_over"}, False: {"stale"}}.get(current, {"stale", "hand_not_over"})
     if is_move:
