@@ -376,10 +376,11 @@
       all[(i + (evt.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
       return;
     }
-    // H asks for a hint, as the Hint button does.
+    // H asks for a hint, as the Hint button does: once per press, not once per repeat of a
+    // held key (each repeat was a hint asked for, and a flood of them is refused).
     if (plainKey(evt) && (evt.key === "h" || evt.key === "H")) {
       var hint = document.querySelector("#board button[data-hint]");
-      if (hint) { evt.preventDefault(); hint.click(); return; }
+      if (hint) { evt.preventDefault(); if (!evt.repeat) hint.click(); return; }
     }
     call("key", evt, card);
   });

@@ -209,6 +209,14 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
     """The first Hint is Normal's card; each further press on the same board the next legal
     card, round and round (as in the games of several cards), after the player's own tap."""
     page.set_viewport_size({"width": 1280, "height": 900})
+    hints = []  # the hint frames the page sends
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent",
+            lambda payload: hints.append(payload) if '"action":"hint"' in payload else None,
+        ),
+    )
     page.goto(f"{site_url}/en/")
     page.get_by_test_id("play-gongzhu").click()
     for _ in range(60):
@@ -234,8 +242,18 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
     expect(selected).not_to_have_attribute("data-card", first)
     expect(selected).to_have_count(1)
     second = selected.get_attribute("data-card")
+    # A held H repeats its keydown: the repeats ask for nothing, the next press does.
+    page.evaluate(
+        """() => { for (let i = 0; i < 5; i++) document.activeElement.dispatchEvent(
+            new KeyboardEvent("keydown", {key: "h", repeat: true, bubbles: true})); }"""
+    )
+    page.keyboard.press("h")
+    expect(selected).not_to_have_attribute("data-card", second)
+    expect(selected).to_have_count(1)
+    third = selected.get_attribute("data-card")
+    assert len(hints) == 3, hints  # the button, then H twice
     assert page.locator("#board").get_attribute("data-version") == version  # a hint never plays
     page.get_by_test_id("play").click()
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
-    expect(page.locator(f".hand__card[data-card='{second}']")).to_have_count(0)
-    expect(page.locator(f".hand__card[data-card='{first}']")).to_have_count(1)
+    expect(page.locator(f".hand__card[data-card='{third}']")).to_have_count(0)
+    expect(page.locator(f".hand__card[data-card='{second}']")).to_have_count(1)
