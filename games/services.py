@@ -714,7 +714,8 @@ def submit_action(code, user, action: dict, version) -> Table:
         except IllegalAction as e:
             raise Refused(e.code, e.params) from e
         # The quick bots' replies in the same transaction, paced or not (paced, each shows at
-        # its time): one transaction, notice and board per person's move instead of two. Their
+        # its time): one transaction, one notice and one trip to the database thread per
+        # person's move instead of two (the boards as before, one per move shown). Their
         # thinking delays the person's answer by a few milliseconds (Normal's, measured with
         # loadbench --regime human: latency p95 about 2 ms more, CPU per human action 5-20 %
         # less); the slow levels think in the driver's workers as before.
