@@ -277,9 +277,10 @@
       },
       // Enter plays, P passes, Esc clears (Space on a card selects it, as a click).
       key: function (evt, card) {
-        if (card && evt.key === "Enter") { evt.preventDefault(); play(); return; }
+        // Once per press: a held key's repeats would each be a frame refused as out of turn.
+        if (card && evt.key === "Enter") { evt.preventDefault(); if (!evt.repeat) play(); return; }
         if (plainKey(evt)) {
-          if (evt.key === "p" || evt.key === "P") { pass(); return; }
+          if (evt.key === "p" || evt.key === "P") { if (!evt.repeat) pass(); return; }
           if (evt.key === "Escape") { clearSelection(); return; }
         }
         if (own.key) own.key(evt, card);

@@ -134,15 +134,19 @@ def rank_order(card):
     return 13 + ("BJ", "RJ").index(card) if card in ("BJ", "RJ") else ORDER.index(card[0])
 
 
-def arrange(site_shell, code, hands, stock=None, seats=None):
-    """Give the seats these hands, the player (seat 0) to lead."""
+def arrange(site_shell, code, hands, stock=None, seats=None, table_play=None):
+    """Give the seats these hands, the player (seat 0) to lead, or to beat ``table_play``
+    (a play's dict, its cards out of every hand and the stock)."""
+    on_table = table_play["cards"] if table_play else []
     site_shell(
         "from games.models import Table; "
         f"t = Table.objects.get(code='{code}'); s = t.state; "
-        f"new = {[sorted(h, key=rank_order) for h in hands]!r}; used = sum(new, []); "
+        f"new = {[sorted(h, key=rank_order) for h in hands]!r}; "
+        f"used = sum(new, []) + {on_table!r}; "
         # The cards taken from elsewhere leave the stock, the cards given back join it.
         "s['stock'] = [c for c in s['stock'] + sum(s['hands'], []) if c not in used]; "
-        "s['hands'] = new; s['turn'] = 0; s['table'] = None; s['trick'] = []; "
+        f"s['hands'] = new; s['turn'] = 0; s['table'] = {table_play!r}; "
+        f"s['trick'] = {[table_play] if table_play else []!r}; "
         + (f"s['stock'] = {stock!r}; " if stock is not None else "")
         + "t.state = s; t.bot_due_at = None; t.save(); "
         # The record follows the scene, so the history shows it as recorded.
@@ -231,6 +235,54 @@ def test_a_guest_plays_rounds_with_a_joker_chip_a_refusal_and_a_reload(
     expect(page.locator(".gdy-trick").first).to_be_visible()
     page.locator(".gdy-trick__hands summary").first.click()
     page.screenshot(path=shots("replay"), full_page=True)
+
+
+def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
+    """Enter and P held down repeat their keydowns: the play or the pass is sent once (each
+    repeat was another frame, refused as out of turn)."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, seats="2", draw="all")
+    code = code_of(page)
+    four = {
+        "type": "play",
+        "seat": 1,
+        "cards": ["4S"],
+        "combo": {"kind": "single", "low": "4", "high": "4", "count": 1},
+    }
+    repeats = """key => { for (let i = 0; i < 5; i++) document.activeElement.dispatchEvent(
+        new KeyboardEvent("keydown", {key, repeat: true, bubbles: true})); }"""
+
+    def frames(action):
+        return len([f for f in sent if f'"action":"{action}"' in f])
+
+    # Enter on a card: the other seat's 4 of spades to beat, with the 5 of hearts. (Each
+    # scene is set on the player's turn: no bot's move is under way to overwrite it.)
+    skip_deal(page)
+    wait_for_turn_or_settlement(page)
+    arrange(site_shell, code, [["5H", "9D", "JC"], ["KS", "QC", "TD"]], table_play=four)
+    page.reload()
+    skip_deal(page)
+    wait_for_turn_or_settlement(page)
+    select(page, ["5H"])
+    page.locator(".hand__card[data-card='5H']").focus()
+    page.evaluate(repeats, "Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand__card[data-card='5H']")).to_have_count(0)
+    assert frames("play") == 1, sent
+    # P: the same position, passed.
+    wait_for_turn_or_settlement(page)
+    arrange(site_shell, code, [["5H", "9D", "JC"], ["KS", "QC", "TD"]], table_play=four)
+    page.reload()
+    skip_deal(page)
+    wait_for_turn_or_settlement(page)
+    version = page.locator("#board").get_attribute("data-version")
+    page.locator("body").focus()
+    page.evaluate(repeats, "p")
+    page.keyboard.press("p")
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    assert frames("pass") == 1, sent
 
 
 def test_hint_with_the_round_log_open_keeps_its_selection(page, site_url):
