@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.e2e.keys import hold
+
 # Cards in a hand overlap: a player taps the visible left edge of a card.
 EDGE = {"x": 6, "y": 14}
 ORDER = "3456789TJQKA2"
@@ -251,8 +253,6 @@ def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
         "cards": ["4S"],
         "combo": {"kind": "single", "low": "4", "high": "4", "count": 1},
     }
-    repeats = """key => { for (let i = 0; i < 5; i++) document.activeElement.dispatchEvent(
-        new KeyboardEvent("keydown", {key, repeat: true, bubbles: true})); }"""
 
     def frames(action):
         return len([f for f in sent if f'"action":"{action}"' in f])
@@ -267,8 +267,7 @@ def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
     wait_for_turn_or_settlement(page)
     select(page, ["5H"])
     page.locator(".hand__card[data-card='5H']").focus()
-    page.evaluate(repeats, "Enter")
-    page.keyboard.press("Enter")
+    hold(page, "Enter")
     expect(page.locator(".hand__card[data-card='5H']")).to_have_count(0)
     assert frames("play") == 1, sent
     # P: the same position, passed.
@@ -279,8 +278,7 @@ def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
     wait_for_turn_or_settlement(page)
     version = page.locator("#board").get_attribute("data-version")
     page.locator("body").focus()
-    page.evaluate(repeats, "p")
-    page.keyboard.press("p")
+    hold(page, "p")
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
     assert frames("pass") == 1, sent
 

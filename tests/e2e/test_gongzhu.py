@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.boards import board_markup
+from tests.e2e.keys import hold
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
 EDGE = {"x": 6, "y": 14}
@@ -242,12 +243,8 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
     expect(selected).not_to_have_attribute("data-card", first)
     expect(selected).to_have_count(1)
     second = selected.get_attribute("data-card")
-    # A held H repeats its keydown: the repeats ask for nothing, the next press does.
-    page.evaluate(
-        """() => { for (let i = 0; i < 5; i++) document.activeElement.dispatchEvent(
-            new KeyboardEvent("keydown", {key: "h", repeat: true, bubbles: true})); }"""
-    )
-    page.keyboard.press("h")
+    # A held H repeats its keydown: the repeats ask for nothing, the press does.
+    hold(page, "h")
     expect(selected).not_to_have_attribute("data-card", second)
     expect(selected).to_have_count(1)
     third = selected.get_attribute("data-card")

@@ -149,7 +149,7 @@ def test_a_move_out_of_turn_is_refused(owner, settings):
 def test_paced_a_persons_move_brings_the_quick_bots_replies_in_its_one_transaction(
     owner, settings, clock, game_name, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """One transaction, one notice, one board per person's move: the quick bots' replies are
+    """One transaction and one notice per person's move: the quick bots' replies are
     applied with it and shown one by one (the reveal), and nothing is left due for the
     driver until the person's turn, unless the hand ends."""
     settings.GAME_PACING = True
@@ -186,7 +186,7 @@ def test_paced_a_persons_move_brings_the_quick_bots_replies_in_its_one_transacti
         assert seqs[0] == (before + 1, 0)
         assert len(seqs) >= 2 and all(seat != 0 for _, seat in seqs[1:])
         assert raw.version == before + len(seqs)
-        assert [s[1] for s in raw.reveal["steps"]][0] == before + 1
+        assert raw.reveal["steps"][0][1] == before + 1  # the first shown: the person's move
         assert notices == [{"type": "table.changed", "version": raw.version}]
         if 0 in engine.to_move(after):
             assert raw.bot_due_at is None
