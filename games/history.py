@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from games.engine import IllegalAction
 from games.models import Table
 from games.registry import table_game
 from games.summary import summarize
@@ -158,14 +159,20 @@ def replay_steps(
         if deals is not None and n == number:
             deals[:] = [hands[n].deal]
         for entry in by_hand.get(n, []):
+            # Read as the engine reads it: moves logged before every move was (a person's
+            # play without its combo) come out in the one shape too.
+            try:
+                action = game.read(state, entry.seat, entry.action)
+            except IllegalAction:
+                return None
             own = decisions is not None and n == number and entry.seat == decisions[0]
             if own and not entry.by_computer:
                 legal = game.legal_actions(state, entry.seat)
                 if len(legal) > 1:
                     seen = game.observation(state, entry.seat)
-                    decisions[1].append((entry.seq, seen, legal, entry.action))
-            state = game.apply(state, entry.seat, entry.action)
-            steps.append((entry.seat, entry.action, game.public_view(state)))
+                    decisions[1].append((entry.seq, seen, legal, action))
+            state = game.apply(state, entry.seat, action)
+            steps.append((entry.seat, action, game.public_view(state)))
             if count and count(state) > dealt:
                 dealt = count(state)
                 if deals is not None and n == number:

@@ -521,6 +521,9 @@ def _decide(task: BotTask) -> dict:
 
 def _log_and_apply(table: Table, state, seat: int, action: dict, by_computer: bool = False):
     game = table_game(table.game).engine
+    # Logged as the engine reads it, whoever made it: a person's selection gets the combo it
+    # was read as, as a bot's listed action has it (every reader of the log sees one shape).
+    action = game.read(state, seat, action)
     state = game.apply(state, seat, action)
     table.version += 1
     # Written with the table's row, once per transaction (``_save_moves``).

@@ -40,6 +40,7 @@ class DouDizhu:
     to_move = staticmethod(rules.to_move)
     legal_actions = staticmethod(rules.legal_actions)
     apply = staticmethod(rules.apply)
+    read = staticmethod(rules.read)
     observation = staticmethod(_observation.observation)
     public_view = staticmethod(_observation.public_view)
     hand_over = staticmethod(rules.hand_over)

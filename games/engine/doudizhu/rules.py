@@ -495,7 +495,30 @@ def _pass(state: State, seat: int) -> State:
     return new
 
 
-def _play(state: State, seat: int, cards: list[str], combo) -> State:
+def read(state: State, seat: int, action: dict) -> dict:
+    """The action as the engine reads it: the legal action it is, in the shape
+    ``legal_actions`` lists (a play names its combo; its cards in the hand's order).
+    Refused exactly as ``apply`` would refuse it."""
+    if state.phase == "over" or seat != state.turn:
+        raise IllegalAction("not_your_turn", {"to_move": to_move(state)})
+    kind, payload, combo = parse(action)
+    if kind == "bid":
+        error = bid_error(state, seat, payload)
+        if error is not None:
+            raise error
+        return {"type": "bid", "value": payload}
+    if kind == "pass":
+        if state.phase == "bidding":
+            raise IllegalAction("still_bidding")
+        if state.table is None:
+            raise IllegalAction("pass_on_lead")
+        return {"type": "pass"}
+    move = _reading(state, seat, payload, combo)
+    return {"type": "play", "cards": list(sort_cards(payload)), "combo": to_combo(move).to_dict()}
+
+
+def _reading(state: State, seat: int, cards: list[str], combo):
+    """The one legal reading (a combos.Move) of ``cards`` played by ``seat`` now."""
     selection = read_counts(counts_of(cards)) if cards else []
     if combo is not None:
         key = combo_key(combo)
@@ -517,7 +540,12 @@ def _play(state: State, seat: int, cards: list[str], combo) -> State:
         raise IllegalAction("ambiguous", {"readings": [to_combo(m).to_dict() for m in legal]})
     if not legal:
         raise _why_not(move_key(selection[0]), table)
-    move = legal[0]
+    return legal[0]
+
+
+def _play(state: State, seat: int, cards: list[str], combo) -> State:
+    move = _reading(state, seat, cards, combo)
+    hand = state.hands[seat]
     new = state.clone()
     left = list(hand)
     for c in cards:

@@ -92,6 +92,9 @@ class GanDengYan:
     def apply(self, state: State, seat: int, action: dict) -> State:
         return rules.apply(state, seat, action)
 
+    def read(self, state: State, seat: int, action: dict) -> dict:
+        return rules.read(state, seat, action)
+
     def observation(self, state: State, seat: int) -> dict:
         return _observation.observation(state, seat)
 

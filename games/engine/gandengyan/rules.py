@@ -121,6 +121,25 @@ def apply(state: State, seat: int, action: Any) -> State:
     return _play(state, seat, cards, combo)
 
 
+def read(state: State, seat: int, action: Any) -> dict[str, Any]:
+    """The action as the engine reads it: the legal action it is, in the shape
+    ``legal_actions`` lists (a play names its combo; its cards in the hand's order).
+    Refused exactly as ``apply`` would refuse it."""
+    if state.turn is None or seat != state.turn:
+        raise IllegalAction("not_your_turn", {})
+    kind, cards, combo = actions.parse(action)
+    if kind == "pass":
+        if state.table is None:
+            raise IllegalAction("pass_on_lead", {})
+        return {"type": "pass"}
+    hand = state.hands[seat]
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise IllegalAction("not_in_hand", {"cards": missing})
+    combo = choose_reading(state, seat, cards, combo)
+    return {"type": "play", "cards": sort_hand(cards), "combo": combo.to_dict()}
+
+
 def choose_reading(state: State, seat: int, cards: list[str], combo: Combo | None) -> Combo:
     """The reading a play is made under, or the reason it is refused."""
     counts, jokers = counts_of(cards)

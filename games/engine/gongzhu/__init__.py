@@ -83,6 +83,7 @@ class GongZhu:
     to_move = staticmethod(_rules.to_move)
     legal_actions = staticmethod(_rules.legal_actions)
     apply = staticmethod(_rules.apply)
+    read = staticmethod(_rules.read)
     observation = staticmethod(_observation.observation)
     public_view = staticmethod(_observation.public_view)
     hand_over = staticmethod(_rules.hand_over)

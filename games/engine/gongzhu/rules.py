@@ -104,6 +104,17 @@ def apply(state: State, seat: int, action: dict) -> State:
     return _expose(state, seat, tuple(c for c in EXPOSABLE if c in payload))
 
 
+def read(state: State, seat: int, action: dict) -> dict:
+    """The action as the engine reads it, in the shape ``legal_actions`` lists (exposed
+    cards in the rule's order). Refused exactly as ``apply`` would refuse it (it applies it:
+    a Gong Zhu move is cheap)."""
+    apply(state, seat, action)
+    kind, payload = parse(action)
+    if kind == "play":
+        return {"type": "play", "card": payload}
+    return {"type": "expose", "cards": [c for c in EXPOSABLE if c in payload]}
+
+
 def _expose(state: State, seat: int, cards: tuple[str, ...]) -> State:
     new = state.copy()
     pending = list(state.pending)
