@@ -1,4 +1,5 @@
 import logging
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -37,8 +38,16 @@ def _set_language_cookie(response, language: str) -> None:
 
 
 def _redirect_in_language(request, url: str, language: str):
-    """Redirect to ``url`` in ``language`` and remember the language in the cookie."""
-    response = HttpResponseRedirect(translate_url(url, language))
+    """Redirect to ``url`` in ``language`` and remember the language in the cookie.
+
+    ``url`` is resolved in its own language (its prefix), not the request's: the switch's
+    own address has no prefix, so the request speaks the browser's or the cookie's language,
+    and a /de/ page resolved in English matched nothing and came back unchanged (EN on a
+    German page with an English browser reloaded the German page)."""
+    own = translation.get_language_from_path(urlsplit(url).path)
+    with translation.override(own or translation.get_language()):
+        target = translate_url(url, language)
+    response = HttpResponseRedirect(target)
     _set_language_cookie(response, language)
     return response
 

@@ -184,6 +184,38 @@ def test_language_switch_sets_cookie_and_profile(client, alice):
     assert profile_for(alice).language == "de"
 
 
+@pytest.mark.parametrize("browser_language", ["en", "de"])
+@pytest.mark.parametrize("target", ["en", "de"])
+@pytest.mark.parametrize(
+    "page",
+    [("lobby", {}), ("rules:index", {}), ("rules:game", {"game": "doudizhu"}), ("table", {})],
+)
+def test_language_switch_goes_to_the_same_page_in_either_language_from_either_browser(
+    client, alice, browser_language, target, page
+):
+    """The switch works towards the browser's own language too (it reloaded the German page
+    for an English browser, and did nothing on an English page for a German one)."""
+    from games import services
+
+    name, kwargs = page
+    if name == "table":
+        name, kwargs = "games:table", {"code": services.create_table(alice, "gongzhu", "easy").code}
+    client.force_login(alice)
+    source = "de" if target == "en" else "en"
+    with translation.override(source):
+        here = reverse(name, kwargs=kwargs) + "?x=1"
+    with translation.override(target):
+        there = reverse(name, kwargs=kwargs) + "?x=1"
+    assert here != there
+    response = client.post(
+        reverse("set_language"),
+        {"language": target, "next": here},
+        HTTP_ACCEPT_LANGUAGE=browser_language,
+    )
+    assert response.status_code == 302 and response.url == there
+    assert client.get(there, HTTP_ACCEPT_LANGUAGE=browser_language).status_code == 200
+
+
 def test_language_switch_ignores_foreign_next(client):
     response = client.post(
         reverse("set_language"), {"language": "de", "next": "https://evil.example/"}
