@@ -81,7 +81,7 @@ def chart(table: Table, names: dict) -> dict:
     v = (low // step) * step
     while v <= high:
         if v >= low:
-            grid.append({"y": f"{y(v):.1f}", "label": v})
+            grid.append({"y": f"{y(v):.1f}", "label": signed(v)})
         v += step
     return {
         "width": CHART_W,
@@ -90,11 +90,16 @@ def chart(table: Table, names: dict) -> dict:
         "ticks": ticks,
         "grid": grid,
         "out_y": f"{y(out_line):.1f}" if out_line is not None else None,
-        "out_label": f"−{abs(out_line)}" if out_line is not None else "",
+        "out_label": signed(out_line) if out_line is not None else "",
         "zero_y": f"{y(0):.1f}",
         "left": PAD,
-        "right": CHART_W - PAD / 2,
+        "right": CHART_W - PAD // 2,  # an integer: a float would be printed "622,0" in German
     }
+
+
+def signed(value: int) -> str:
+    """A score as the score sheet prints it: −250 with a true minus, +250, 0."""
+    return f"{value:+d}".replace("-", "\u2212") if value else "0"
 
 
 def match_context(table: Table, user) -> dict:

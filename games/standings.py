@@ -42,7 +42,7 @@ def rating_chart(values: list[int]) -> dict | None:
         "width": CHART_W,
         "height": CHART_H,
         "left": PAD,
-        "right": CHART_W - PAD / 2,
+        "right": CHART_W - PAD // 2,  # an integer: a float would be printed "400,0" in German
         "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)),
         "grid": [{"y": f"{y(v):.1f}", "label": v} for v in range(low, high + 1, step)],
         "last": {"x": f"{x(span_x):.1f}", "y": f"{y(values[-1]):.1f}"},

@@ -123,3 +123,40 @@ def test_a_player_page_shows_the_figures_of_the_hands_played(client, settings):
     assert 'data-testid="facts-doudizhu"' in page
     assert "Won as landlord" in page
     assert 'data-testid="facts-gongzhu"' not in page  # no hand of it played
+
+
+# Every attribute of an SVG chart that holds numbers (the rest: classes, colours, anchors).
+SVG_NUMBERS = ("x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "dy", "viewBox", "points")
+
+
+def svg_numbers(page: str) -> list[str]:
+    """Every number written into an SVG attribute of ``page``, as written."""
+    found = []
+    for svg in re.findall(r"<svg\b.*?</svg>", page, re.S):
+        for name, value in re.findall(r'\s([\w-]+)="([^"]*)"', svg):
+            if name in SVG_NUMBERS:
+                found += (
+                    re.split(r"[\s,]+", value.strip()) if name in ("points", "viewBox") else [value]
+                )
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_charts_write_numbers_svg_can_read_in_either_language(client, lang):
+    """German number formatting gave x2="622,0" (score sheet) and x2="400,0" (rating chart):
+    the grid lines and Gong Zhu's −1000 line fell to the left edge."""
+    mei = player("mei", "Mei")
+    rated(mei, [40, 0, -10, -20], times=2)
+    table = play_out(services.create_table(mei, "gongzhu", "easy"))
+    client.force_login(mei)
+    pages = [
+        client.get(url("games:match", lang, code=table.code)).content.decode(),
+        client.get(url("games:player", lang, pk=mei.pk)).content.decode(),
+    ]
+    for page in pages:
+        numbers = svg_numbers(page)
+        assert len(numbers) > 20
+        for number in numbers:
+            float(number)  # raises on "622,0"
+    # The out line's label and the grid's: one minus sign, the true one.
+    assert "\u22121000" in pages[0] and "-1000<" not in pages[0]
