@@ -13,8 +13,12 @@ The computer players' ratings are anchored on the measured ladder (``botmatch``:
 < hard in every game, each step with an interval above zero), so beating Hard counts for more
 than beating Easy.
 
-Shown: ``1000 + 40 × (μ − 3σ)``, a cautious figure that starts at 1000 and rises as the
-model grows sure of a player. ``recompute`` replays every rated match in order from the
+Shown: ``1000 + 40 × (μ − 25)``, which starts at 1000 and moves with every result: up after
+a match that went better than the model expected, down after one that went worse. (It was the
+cautious ``μ − 3σ``, which rose after a loss while σ shrank faster than μ fell: 1000 → 1028 for
+third of four behind a Normal bot; players read that as a bug, as they would on lichess or
+BGA.) A rating is provisional until σ falls to ``SETTLED_SIGMA`` (about five matches); the
+leaderboards list settled ratings only, ranked by the figure shown. ``recompute`` replays every rated match in order from the
 stored places and reaches exactly the ratings kept.
 """
 
@@ -31,7 +35,10 @@ from games.models import RatedMatch, Rating, RatingChange, Table
 from games.registry import table_game
 
 BOT_RATINGS = {"easy": (18.0, 1.0), "normal": (25.0, 1.0), "hard": (29.0, 1.0)}
-LEADERBOARD_MIN_MATCHES = 3
+# σ starts at 25/3 ≈ 8.3; measured with the model against three computer players, it falls to
+# 6.5 after three to five matches of results as expected, and after about nine of nothing but
+# wins against Hard (a surprise keeps the model unsure).
+SETTLED_SIGMA = 6.5
 
 
 @cache
@@ -41,8 +48,14 @@ def model():
     return PlackettLuce()
 
 
-def shown(mu: float, sigma: float) -> int:
-    return round(1000 + 40 * (mu - 3 * sigma))
+def shown(mu: float) -> int:
+    """The rating a player sees: 1000 for a new player, moving with each result."""
+    return round(1000 + 40 * (mu - model().mu))
+
+
+def settled(sigma: float) -> bool:
+    """The model is sure enough of the player: the rating is no longer provisional."""
+    return sigma <= SETTLED_SIGMA
 
 
 def _is_rated_person(seat) -> bool:

@@ -8,7 +8,7 @@ import json
 from datetime import date
 from pathlib import Path
 
-from django.db.models import Count, F
+from django.db.models import Count
 
 from games import ratings
 from games.models import Hand, Rating, RatingChange, Seat, Table
@@ -57,7 +57,7 @@ def player_context(user) -> dict:
     for c in RatingChange.objects.filter(user=user).order_by("match__rated_at", "match_id"):
         changes.setdefault(c.game, []).append(c)
     played = dict(
-        Table.objects.filter(seats__user=user, seats__kind="person")
+        Table.objects.filter(seats__user=user, seats__kind="person", replay_of__isnull=True)
         .exclude(seed="")
         .values_list("game")
         .annotate(n=Count("id", distinct=True))
@@ -79,12 +79,13 @@ def player_context(user) -> dict:
     for game in games():
         rating = kept.get(game.name)
         course = changes.get(game.name, [])
-        values = [ratings.shown(m.mu, m.sigma)] + [ratings.shown(c.mu, c.sigma) for c in course]
+        values = [ratings.shown(m.mu)] + [ratings.shown(c.mu) for c in course]
         rows.append(
             {
                 "game": game.name,
                 "label": game.labels.name,
-                "rating": ratings.shown(rating.mu, rating.sigma) if rating else None,
+                "rating": ratings.shown(rating.mu) if rating else None,
+                "provisional": rating is not None and not ratings.settled(rating.sigma),
                 "rated": rating.matches if rating else 0,
                 "rank": _rank(game.name, rating),
                 "matches": played.get(game.name, 0),
@@ -103,37 +104,40 @@ def name_of(user) -> str:
 
 
 def _board(game: str):
-    """The game's leaderboard, best first: signed-up players with enough rated matches, by
-    the cautious figure (mu - 3 sigma) that is shown."""
+    """The game's leaderboard, best first: signed-up players whose rating has settled, by
+    the figure that is shown (μ)."""
     return (
-        Rating.objects.filter(game=game, matches__gte=ratings.LEADERBOARD_MIN_MATCHES)
+        Rating.objects.filter(game=game, sigma__lte=ratings.SETTLED_SIGMA)
         .exclude(user__profile__is_guest=True)
-        .annotate(ordinal=F("mu") - 3 * F("sigma"))
-        .order_by("-ordinal", "user_id")
+        .order_by("-mu", "user_id")
     )
 
 
 def _rank(game: str, rating: Rating | None) -> int | None:
-    """The place on the game's leaderboard, for a player who is on it."""
-    if rating is None or rating.matches < ratings.LEADERBOARD_MIN_MATCHES:
+    """The place on the game's leaderboard, for a player who is on it (ties share it)."""
+    if rating is None or not ratings.settled(rating.sigma):
         return None
-    ordinal = rating.mu - 3 * rating.sigma
-    ahead = _board(game).filter(ordinal__gt=ordinal).count()
-    return ahead + 1
+    # Ahead: the ratings shown higher, round(1000 + 40 (μ − 25)) > shown.
+    above = ratings.model().mu + (ratings.shown(rating.mu) + 0.5 - 1000) / 40
+    return 1 + _board(game).filter(mu__gte=above).count()
 
 
 def leaderboard(game: str, limit: int = 100) -> list[dict]:
-    ranked = _board(game).select_related("user__profile")[:limit]
-    return [
-        {
-            "place": i + 1,
-            "user": r.user,
-            "name": name_of(r.user),
-            "rating": ratings.shown(r.mu, r.sigma),
-            "matches": r.matches,
-        }
-        for i, r in enumerate(ranked)
-    ]
+    rows = []
+    for i, r in enumerate(_board(game).select_related("user__profile")[:limit]):
+        figure = ratings.shown(r.mu)
+        # Players with the same figure share a place (1, 2, 2, 4).
+        place = rows[-1]["place"] if rows and rows[-1]["rating"] == figure else i + 1
+        rows.append(
+            {
+                "place": place,
+                "user": r.user,
+                "name": name_of(r.user),
+                "rating": figure,
+                "matches": r.matches,
+            }
+        )
+    return rows
 
 
 STRENGTH_FILE = Path(__file__).resolve().parent / "strength.json"

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite.middleware import client_ip
-from games import history, ratings, reviews, services, standings, views_live
+from games import history, reviews, services, standings, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
@@ -345,12 +345,11 @@ def player(request, pk: int):
         raise Http404
     context = standings.player_context(user)
     context["own"] = request.user.is_authenticated and request.user.pk == user.pk
-    context["min_matches"] = ratings.LEADERBOARD_MIN_MATCHES
     return render(request, "games/player.html", context)
 
 
 def leaderboard(request, game: str | None = None):
-    """Each game's best players: signed-up, with enough rated matches."""
+    """Each game's best players: signed-up, with a settled rating."""
     choices = standings.games()
     if game is None:
         game = choices[0].name
@@ -364,7 +363,6 @@ def leaderboard(request, game: str | None = None):
             "label": table_game(game).labels.name,
             "games": [(g.name, g.labels.name) for g in choices],
             "rows": standings.leaderboard(game),
-            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         },
     )
 

@@ -31,10 +31,32 @@ def test_a_win_raises_a_rating_and_a_loss_lowers_it():
         table = services.create_table(user, "gongzhu", "normal")
         ratings.rate(table, totals)
     assert rating_of(winner).mu > ratings.model().mu > rating_of(loser).mu
-    assert ratings.shown(rating_of(winner).mu, rating_of(winner).sigma) > ratings.shown(
-        rating_of(loser).mu, rating_of(loser).sigma
-    )
+    assert ratings.shown(rating_of(winner).mu) > 1000 > ratings.shown(rating_of(loser).mu)
     assert rating_of(winner).matches == rating_of(loser).matches == 1
+
+
+@pytest.mark.django_db
+def test_a_loss_never_raises_the_shown_rating():
+    """Third of four behind a Normal bot: μ falls, and so does the figure shown (it was
+    μ − 3σ, which rose 1000 → 1028 because σ shrank faster)."""
+    user = player("third")
+    table = services.create_table(user, "gongzhu", "normal")
+    ratings.rate(table, [-30, 10, 0, -40])
+    rating = rating_of(user)
+    assert rating.mu < ratings.model().mu
+    assert ratings.shown(rating.mu) < 1000
+    assert not ratings.settled(rating.sigma)
+
+
+@pytest.mark.django_db
+def test_a_rating_settles_after_about_five_matches():
+    user = player("steady")
+    settled_after = None
+    for n in range(1, 12):
+        ratings.rate(services.create_table(user, "gongzhu", "normal"), [0, 10, -10, -20])
+        if settled_after is None and ratings.settled(rating_of(user).sigma):
+            settled_after = n
+    assert settled_after is not None and 3 <= settled_after <= 6
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from games import ratings, services
+from games import ratings, services, standings
 from tests.games.people import play_out, player
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +44,9 @@ def test_a_player_page_shows_the_rating_and_its_course(client, lang, words):
     rated(mei, [40, 0, -10, -20], times=3)
     page = client.get(url("games:player", lang, pk=mei.pk)).content.decode()
     assert "Mei" in page
-    shown = ratings.shown(mei.ratings.get(game="gongzhu").mu, mei.ratings.get(game="gongzhu").sigma)
+    shown = ratings.shown(mei.ratings.get(game="gongzhu").mu)
     assert f'data-testid="rating-gongzhu">{shown}<' in page
+    assert 'data-testid="provisional-gongzhu"' in page  # three matches: not settled yet
     assert page.count("<polyline") == 1  # a course only where there is one: Gong Zhu
     for word in words:
         assert word in page
@@ -58,14 +59,25 @@ def test_guests_and_unknown_players_have_no_page(client):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_leaderboard_lists_players_with_enough_matches_best_first(client, lang):
+def test_the_leaderboard_lists_settled_ratings_best_first_ties_sharing_a_place(client, lang):
     best, second, few = player("best", "Mei"), player("second", "Jonas"), player("few", "Lina")
-    rated(best, [80, 0, -10, -20], times=4, level="hard")
-    rated(second, [20, 0, 30, -20], times=3)
-    rated(few, [90, 0, -10, -20], times=ratings.LEADERBOARD_MIN_MATCHES - 1)
+    tied = player("tied", "Ada")
+    rated(best, [80, 0, -10, -20], times=10, level="hard")
+    rated(second, [20, 0, 30, -20], times=8)
+    rated(tied, [20, 0, 30, -20], times=8)
+    rated(few, [90, 0, -10, -20], times=2)  # provisional: not listed, whatever its figure
+    assert not ratings.settled(few.ratings.get(game="gongzhu").sigma)
     page = client.get(url("games:leaderboard_game", lang, game="gongzhu")).content.decode()
     names = re.findall(r'<a href="/\w\w/players/\d+/">(\w+)</a>', page)
-    assert names == ["Mei", "Jonas"]
+    assert names == ["Mei", "Jonas", "Ada"]
+    board = standings.leaderboard("gongzhu")
+    assert [r["place"] for r in board] == [1, 2, 2]  # the same figure, the same place
+    assert board[0]["rating"] > board[1]["rating"] == board[2]["rating"]
+    mine = client.get(url("games:player", lang, pk=tied.pk)).content.decode()
+    assert 'data-testid="provisional-gongzhu"' not in mine
+    for user in (second, tied):
+        row = next(r for r in standings.player_context(user)["rows"] if r["game"] == "gongzhu")
+        assert row["rank"] == 2
     other = client.get(url("games:leaderboard_game", lang, game="doudizhu")).content.decode()
     assert "Mei" not in other
     assert client.get(url("games:leaderboard_game", lang, game="chess")).status_code == 404
@@ -159,4 +171,5 @@ def test_charts_write_numbers_svg_can_read_in_either_language(client, lang):
         for number in numbers:
             float(number)  # raises on "622,0"
     # The out line's label and the grid's: one minus sign, the true one.
-    assert "\u22121000" in pages[0] and "-1000<" not in pages[0]
+    chart = re.search(r"<svg\b.*?</svg>", pages[0], re.S).group(0)
+    assert "\u22121000" in chart and "-1000<" not in chart
