@@ -134,6 +134,9 @@ def test_a_fresh_install_is_left_as_it_is():
         ("/de/rules/gongzhu/", "Das Ende der Partie", "So läuft eine Hand"),
         ("/en/rules/doudizhu/", "face down on the table (the <strong>kitty</strong>)", " — "),
         ("/en/rules/gongzhu/", "Stop a player going for all the hearts", "they pay"),
+        ("/de/rules/doudizhu/", "Gebot 1 · 4 Bomben oder Raketen", "4 Bomben<"),
+        ("/en/rules/gandengyan/", "Seat 4<small", "Seat 0"),
+        ("/de/rules/gandengyan/", "Platz 4 hat nie gelegt", "Platz 0"),
         ("/de/legal/privacy/", "Du kannst dein Konto jederzeit selbst löschen", "löschen lassen"),
         ("/de/legal/privacy/", "Gastspiele von einer IP-Adresse", "Meldest du dich als Gast"),
         (
