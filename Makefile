@@ -34,10 +34,24 @@ $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
+# pip's output without what is no news: lines about ignored options, and setuptools' notice
+# on every editable install ("BuildBackendWarning: Editable installation." and its box, up to
+# the source line pip quotes after it). Everything else, errors first, is printed.
+PIP_NEWS := awk ' \
+	/BuildBackendWarning: Editable installation/ { skip = 1; bangs = 0; next } \
+	skip == 1 && /^ *!!$$/ { if (++bangs == 2) skip = 2; next } \
+	skip == 2 { skip = 0; if (/^ /) next } \
+	skip || /is ignored/ { next } \
+	{ print }'
+
 # Reinstall only when pyproject.toml changes, so a second `make run` starts in seconds.
+# A failing pip stops make (its own exit status, not the filter's).
 $(STAMP): pyproject.toml | $(PY)
-	$(PIP) install -q --upgrade pip 2>&1 | grep -v 'is ignored' || true
-	$(PIP) install -q -e '.[dev]' 2>&1 | grep -v 'is ignored' || true
+	@echo "Installing packages into $(VENV) (pip install -e '.[dev]')…"
+	@out=$$($(PIP) install -q --upgrade pip 2>&1); status=$$?; \
+		[ -z "$$out" ] || printf '%s\n' "$$out" | $(PIP_NEWS); exit $$status
+	@out=$$($(PIP) install -q -e '.[dev]' 2>&1); status=$$?; \
+		[ -z "$$out" ] || printf '%s\n' "$$out" | $(PIP_NEWS); exit $$status
 	$(PY) -c "import django, channels, daphne, playwright"
 	touch $(STAMP)
 

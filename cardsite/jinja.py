@@ -23,6 +23,7 @@ from jinja2 import ChainableUndefined, Environment, Template
 from markupsafe import Markup, escape
 
 from games.templatetags.cards import hand_card, hand_reasons, playable_codes, table_card
+from games.templatetags.numbers import signed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,5 +79,7 @@ def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined
     env = BoardEnvironment(**options)
     env.globals.update(say=say, url=url)
-    env.filters.update(playable_codes=playable_codes, hand_reasons=hand_reasons, iso=iso)
+    env.filters.update(
+        playable_codes=playable_codes, hand_reasons=hand_reasons, iso=iso, signed=signed
+    )
     return env

@@ -16,7 +16,7 @@ def _shared(code: str) -> str | None:
     return {
         # engine codes every game uses
         "not_your_turn": _("It is not your turn."),
-        "malformed": _("That move is not understood. Please reload the page."),
+        "malformed": _("That move was not understood. Please reload the page."),
         "not_in_hand": _("You do not hold that card."),
         "ambiguous": _("Those cards can be read more than one way: choose a reading."),
         "hand_not_over": _("The hand is not over yet."),
@@ -35,7 +35,7 @@ def _shared(code: str) -> str | None:
         "not_started": _(
             "The match has not started yet: the host starts it once every seat is taken."
         ),
-        "bad_timer": _("Choose a turn timer of off, 30 seconds, 1 minute or 2 minutes."),
+        "bad_timer": _("Choose a turn timer: off, 30 seconds, 1 minute or 2 minutes."),
         "bad_invitation": _(
             "This invitation is no longer valid: the table has closed or its match is over."
         ),
@@ -54,7 +54,7 @@ def _shared(code: str) -> str | None:
         "match_not_over": _("The match is not over yet."),
         "too_fast": _("Not so fast: wait a moment before the next reaction."),
         "slow_hints": _("Not so fast: wait a moment before the next hint."),
-        "bad_reaction": _("That reaction is not one of the table's."),
+        "bad_reaction": _("That reaction is not available at this table."),
     }.get(code)
 
 

@@ -26,6 +26,7 @@ from functools import partial
 from django.db import IntegrityError, close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games import history
@@ -257,7 +258,7 @@ def _shown(action: dict) -> dict:
 
 def _points(value: float) -> str:
     """A number of points as the page says it: whole from 10 on, else to one decimal."""
-    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+    return f"{value:.0f}" if value >= 10 else number_format(value, 1)
 
 
 _queue = ReviewQueue()

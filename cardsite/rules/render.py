@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from games.registry import table_game
 from games.tables.common import card_name
+from games.templatetags.numbers import signed
 
 CARD_RE = re.compile(r"\[([2-9TJQKA][SHDC]|BJ|RJ)\]")
 # Cards written next to each other ("[6S] [6H] [6D]") form one play: keep it on one line.
@@ -251,13 +252,6 @@ def _yes(value: str) -> bool:
     return value.strip().lower() in ("1", "yes", "true", "ja")
 
 
-def signed(value: int) -> str:
-    """+200, −160: the way the score sheets print numbers (a real minus sign)."""
-    if value > 0:
-        return f"+{value}"
-    return f"−{-value}" if value < 0 else "0"
-
-
 def example_html(game: str, attr_text: str, text: str) -> SafeString:
     attrs = dict(ATTR_RE.findall(attr_text))
     caption = render_inline(" ".join(text.split())) if text.strip() else ""
@@ -305,7 +299,8 @@ def _rows(rows) -> SafeString:
 
 
 def _seat_label(seat: int, winner: int, played: bool) -> SafeString:
-    label = _("Seat %(n)d") % {"n": seat}
+    # Counted from 1, as the table's own seat choice counts them (the attributes count from 0).
+    label = _("Seat %(n)d") % {"n": seat + 1}
     note = _("out first") if seat == winner else ("" if played else _("never played"))
     if not note:
         return format_html("{}", label)

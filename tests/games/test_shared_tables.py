@@ -519,7 +519,7 @@ async def test_two_people_over_their_sockets_see_each_other_react_and_move():
     await a.send_json_to({"action": "react", "key": "gg"})
     await _frames_until(a, lambda h: "Not so fast" in h)
     await a.send_json_to({"action": "react", "key": "<script>"})
-    await _frames_until(a, lambda h: "not one of the table" in h)
+    await _frames_until(a, lambda h: "not available at this table" in h)
 
     # Whoever is to move moves; the other sees the new version, never the mover's cards.
     await sync_to_async(services.run_bots)(table.code)

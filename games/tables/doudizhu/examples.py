@@ -27,7 +27,9 @@ def example(attrs: dict, kit) -> tuple[dict, str, str]:
     }
     chips = [_("Bid %(bid)d") % {"bid": bid}]
     chips.append(
-        ngettext("%(n)d bomb", "%(n)d bombs", bombs) % {"n": bombs} if bombs else _("no bomb")
+        ngettext("%(n)d bomb or rocket", "%(n)d bombs or rockets", bombs) % {"n": bombs}
+        if bombs
+        else _("no bomb")
     )
     if spring:
         chips.append(_("spring"))

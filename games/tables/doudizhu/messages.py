@@ -4,7 +4,7 @@ refusals (games.engine.doudizhu.actions.GAME_CODES)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from games.tables.common import rank_short
 
@@ -18,6 +18,8 @@ BOARD_WORDS = {
         "n",
     ),
     "bid_points": ngettext_lazy("Bid %(n)s point", "Bid %(n)s points", "n"),
+    # A seat's badge: this player passed (the button is plain "Pass").
+    "passed": pgettext_lazy("seat has passed", "Pass"),
 }
 
 
@@ -96,7 +98,7 @@ def refusal(code: str, params: dict) -> str | None:
             "pair chain, airplane, four with two, bomb or the rocket."
         )
     if code == "wrong_kind":
-        return _("Follow the %(kind)s with a %(kind)s, a bomb or the rocket.") % {"kind": kind}
+        return _("Follow with the same kind (%(kind)s), a bomb or the rocket.") % {"kind": kind}
     if code == "wrong_count":
         return _("Follow with as many cards as on the table: %(count)s.") % {
             "count": params.get("count", "")

@@ -16,6 +16,8 @@ BOARD_WORDS = {
     "bombs": ngettext_lazy("%(n)s bomb", "%(n)s bombs", "n"),
     "jokers": ngettext_lazy("%(n)s joker", "%(n)s jokers", "n"),
     "dealer_badge": pgettext_lazy("dealer badge", "D"),
+    # A seat's badge: this player passed (the button is plain "Pass").
+    "passed": pgettext_lazy("seat has passed", "Pass"),
 }
 
 

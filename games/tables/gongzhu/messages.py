@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from games.tables.common import SUIT_NAMES, card_name
+
+# The board's words with a context (cardsite/jinja.py: ``say``).
+BOARD_WORDS = {
+    # The chip with this hand's score beside the total: not a hand's number.
+    "hand_chip": pgettext_lazy("score chip", "Hand"),
+}
 
 
 def refusal(code: str, params: dict) -> str | None:
