@@ -1296,9 +1296,21 @@ def start_match(code, user) -> Table:
     return table
 
 
+def _still_in(seat: Seat) -> bool:
+    """A person who has not left the match: playing, or away with a computer playing for
+    them meanwhile (auto-play), which they end by coming back."""
+    return seat.kind == Seat.Kind.PERSON and seat.user_id is not None and not seat.left
+
+
 def leave_table(code, user) -> Table:
-    """Leave: a free seat again before the match (the host's leaving closes the table);
-    during it, a computer player takes the seat for the rest of the match."""
+    """Leave: a free seat again before the match (the host's leaving closes the table).
+
+    During it, a computer player takes the seat for the rest of the match, and the others go
+    on, those away on auto-play too (they have not left: it is still their match). Only the
+    last person still in it leaving ends it: they chose to end it, so the match is resigned
+    and rated at once. The leavers come last whenever it is rated (``ratings.participants``),
+    at its end or then, as a player who quits does on BGA; the last person is ranked as
+    resigning the match (a session, which has no other end, by its totals)."""
     with transaction.atomic():
         table, index = _locked_seat(code, user)
         seat = _seat(table, index)
@@ -1310,16 +1322,17 @@ def leave_table(code, user) -> Table:
                 seat.user = None
                 seat.save(update_fields=["user"])
         elif table.is_active and not seat.left:
-            seat.left = seat.autoplay = True
-            seat.away_due_at = None
-            seat.save(update_fields=["left", "autoplay", "away_due_at"])
-            if not table.shared or all(s.plays_itself for s in table.seats.all()):
-                table.status = Table.Status.RESIGNED  # nobody is left to play for
+            others = [s for s in table.seats.all() if s.index != index and _still_in(s)]
+            if not table.shared or not others:
+                table.status = Table.Status.RESIGNED  # nobody else is left to play for
                 table.finished_at = timezone.now()
                 table.bot_due_at = None
                 table.reveal = None
-                ratings.rate(table, _last_totals(table))
+                ratings.rate(table, _last_totals(table), resigned_by=index)
             else:
+                seat.left = seat.autoplay = True
+                seat.away_due_at = None
+                seat.save(update_fields=["left", "autoplay", "away_due_at"])
                 _schedule_bots(table, load_state(table))
         else:
             return table
@@ -1564,7 +1577,8 @@ def presence_of(table: Table) -> tuple[dict[int, str], int]:
 def forget_player(user) -> None:
     """Before an account is deleted: its matches against the computer go with it; a match it
     played with other people stays theirs (the seat then reads "deleted player"), and one
-    still running goes on with a computer player in the seat."""
+    still running goes on with a computer player in the seat: the account leaves it as
+    Leave does (``leave_table``), ending it only if nobody else is still in it."""
     codes = list(Table.objects.filter(seats__user=user).values_list("code", flat=True))
     for code in codes:
         table = get_table(code)

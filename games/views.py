@@ -272,12 +272,18 @@ def table_page(request, code):
 def resign(request, code):
     table = _get_table_for_user(request, code)
     try:
-        services.resign(table.code, request.user)
+        after = services.resign(table.code, request.user)
     except services.Refused:
         raise Http404 from None
     if table.shared:
         if table.is_waiting:
             messages.info(request, _("You left the table before its match began."))
+        elif after.status == Table.Status.RESIGNED:
+            messages.info(
+                request,
+                _("You were the last person still in the match: it has ended there."),
+            )
+            return redirect("games:match", code=table.code)
         else:
             messages.info(
                 request,
