@@ -1398,17 +1398,27 @@ def _take_back_seat(table: Table, index: int) -> bool:
 
 
 def take_back(code, user) -> Table:
-    """The person takes their seat back from auto-play."""
+    """The person takes their seat back from auto-play (the button, for a person whose turn
+    timer ran out while their page was open: coming back to the page takes it back by itself,
+    ``socket_opened``)."""
     with transaction.atomic():
         table, index = _locked_seat(code, user)
         if not table.is_active:
             raise Refused("match_finished")
-        if _take_back_seat(table, index):
-            _schedule_bots(table, load_state(table))
-            table.version += 1
-            _save_row(table)
-            _notify(table)
+        _took_back(table, index)
     return table
+
+
+def _took_back(table: Table, index: int) -> bool:
+    """On a locked active table: end auto-play for the person at ``index`` if it plays for
+    them (their turn is theirs again, with its timer), and tell the table."""
+    if not _take_back_seat(table, index):
+        return False
+    _schedule_bots(table, load_state(table))
+    table.version += 1
+    _save_row(table)
+    _notify(table)
+    return True
 
 
 def _others_waiting(table: Table, index: int) -> bool:
@@ -1493,7 +1503,10 @@ def react(code, user, key) -> None:
 
 
 def socket_opened(code, user, channel: str) -> None:
-    """A socket of a shared table opened: its person is connected (their grace, if any, ends)."""
+    """A socket of a shared table opened: its person is connected (their grace, if any,
+    ends), and a person a computer played for while they were away is back in their seat, as
+    on BGA: coming back to the table is enough, whether or not they notice the badge. One who
+    left the match stays out of it."""
     now = timezone.now()
     with transaction.atomic():
         table = _locked(code)
@@ -1503,7 +1516,8 @@ def socket_opened(code, user, channel: str) -> None:
         )
         if index is not None:
             seat = _seat(table, index)
-            if seat.away_due_at is not None:
+            back = table.is_active and not seat.left and _took_back(table, index)
+            if not back and seat.away_due_at is not None:  # (taken back: saved and told)
                 seat.away_due_at = None
                 seat.save(update_fields=["away_due_at"])
                 _update_timer_due(table)

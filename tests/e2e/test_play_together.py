@@ -449,7 +449,10 @@ def test_a_guest_accepts_an_invitation_signs_up_and_finds_the_match(person, site
     expect(a.locator(".seat[data-seat='1'] .seat__name")).to_have_text(name)
 
 
-def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, site_shell):
+@pytest.mark.parametrize("back", ["button", "touch", "reload"])
+def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, site_shell, back):
+    """Back from auto-play with the badge's button, by touching the page anywhere, or by
+    opening it again: whichever, the seat is theirs again."""
     a, b = person(), person()
     code = create_table(a, site_url, "gongzhu", ["person", "normal", "normal"], timer=30)
     take_seat(b, invite_link(a))
@@ -475,7 +478,13 @@ def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, s
     expect(slow.get_by_test_id("autoplay-mine")).to_be_visible()
     fewer_cards(slow, cards)  # a computer played for them
 
-    slow.get_by_test_id("take-back").click()
+    if back == "button":
+        slow.get_by_test_id("take-back").click()
+    elif back == "touch":
+        slow.get_by_test_id("status").click()  # anywhere but the button
+    else:
+        slow.reload()
+        board_ready(slow)
     expect(slow.get_by_test_id("take-back")).to_have_count(0)
     expect(watcher.get_by_test_id(f"seat-level-{late}")).to_have_count(0)
     # They play on: their next card is their own move.

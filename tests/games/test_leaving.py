@@ -14,9 +14,11 @@ import random
 import re
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from games import services, views_live
 from games.models import RatedMatch, RatingChange, Seat, Table
+from games.registry import table_game
 from tests.games.test_shared_tables import fresh, people_move, two_people
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,6 +131,54 @@ def test_a_match_against_the_computer_is_resigned_as_before():
     services.resign(table.code, user)
     assert fresh(table).status == Table.Status.RESIGNED
     assert RatedMatch.objects.get(table=table).places[0]["place"] == 4
+
+
+# ---------------------------------------------------------------- coming back
+
+
+def _turn_of_a_person(table):
+    engine = table_game(table.game).engine
+    services.run_bots(table.code)
+    state = engine.from_json(fresh(table).state)
+    return next(m for m in engine.to_move(state) if m in (0, 1))
+
+
+def test_opening_the_table_again_takes_the_seat_back():
+    table, ren, mia = two_people("doudizhu", turn_seconds=60)
+    index = _turn_of_a_person(table)
+    person = (ren, mia)[index]
+    away(table, index)
+    before = fresh(table).version
+    services.socket_opened(table.code, person, "chan-back")
+    table = fresh(table)
+    assert not seat(table, index).autoplay
+    assert table.version == before + 1  # the boards are drawn again: the badge goes
+    assert table.bot_due_at is None and table.turn_due_at is not None  # their turn, their timer
+
+
+def test_a_leaver_opening_the_table_again_stays_out():
+    table, ren, mia = two_people("gongzhu")
+    services.leave_table(table.code, ren)
+    services.socket_opened(table.code, ren, "chan-ren")
+    assert seat(table, 0).left and seat(table, 0).autoplay
+
+
+async def test_a_person_away_on_auto_play_comes_back_by_opening_the_page():
+    from tests.games.test_consumers import connect
+
+    table, ren, mia = await sync_to_async(two_people)("gongzhu")
+    await sync_to_async(away)(table, 1)
+    html, _ = await sync_to_async(views_live.snapshot)(table.code, mia, "en")
+    assert 'data-testid="take-back"' in html
+    comm = await connect(mia, table)
+    for _ in range(10):
+        html = await comm.receive_from(timeout=10)
+        if 'id="board"' in html and 'data-testid="take-back"' not in html:
+            break
+    else:
+        raise AssertionError("the page kept the auto-play badge")
+    assert not (await sync_to_async(seat)(table, 1)).autoplay
+    await comm.disconnect(timeout=10)
 
 
 def test_the_leave_button_says_whether_the_match_goes_on():
