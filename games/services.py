@@ -1345,9 +1345,10 @@ def leave_table(code, user) -> Table:
 
 
 def play_again(code, user) -> Table:
-    """After a match of people: a new table with the same seats, game and settings. Whoever
-    asks first is its host and sits down at once; every other person of the match has their
-    seat kept for them until they accept or decline. Asked again, the same new table."""
+    """After a match of people: a new table with the same seats, game and settings, where
+    ``user`` is seated: one click each. Whoever asks first is its host and sits down at once;
+    every other person of the match has their seat kept for them, and asking in turn seats
+    them there (or they decline, ``decline_seat``). Asked again, the same new table."""
     with transaction.atomic():
         old, index = _locked_seat(code, user)
         if not old.shared:
@@ -1355,7 +1356,7 @@ def play_again(code, user) -> Table:
         if old.status == Table.Status.ACTIVE or old.status == Table.Status.WAITING:
             raise Refused("match_not_over")
         if old.successor_id is not None:
-            return old.successor
+            return join_table(old.successor.code, user)  # their kept seat (or theirs already)
         table = _waiting_table(
             user,
             old.game,
