@@ -275,9 +275,9 @@ def table_page(request, code):
 
 
 def _play_again(request, code):
-    """ "Play again" on the board of a match of people that ended (posted through htmx): the
-    person goes to the new match with the same people, seated, in one click; the first to
-    ask hosts it, each other person takes the seat kept for them."""
+    """The "Play again" of a match of people that ended (posted through htmx from its
+    board): the person goes to the new match with the same people, seated, in one click; the
+    first to ask hosts it, each other person takes the seat kept for them."""
     try:
         table = services.play_again(code, request.user)
     except services.Refused as e:
