@@ -5,8 +5,9 @@ and ``RatedMatch`` is one row per table, so a second call for the same match cha
 Every seat takes part: a signed-up player with their rating (updated), a guest with a new
 player's (not kept: guests have no rating until they sign up), a computer player with the
 fixed rating of its level. Places come from the match totals (higher is better; ties share a
-place); a person who left the match before its end (or resigned a match that has one) shares
-the last place. A session without an end (Gan Deng Yan) ended by its player is ranked by its
+place); a person who left the match before its end shares the last place, and the person who
+resigned a match that has an end (the last person in it leaving, at a table for people) comes
+after everyone still playing, before those who had left. A session without an end (Gan Deng Yan) ended by its player is ranked by its
 totals, and rated only once a round of it was played.
 
 The computer players' ratings are anchored on the measured ladder (``botmatch``: easy < normal
@@ -62,15 +63,22 @@ def _is_rated_person(seat) -> bool:
     return seat.user is not None and seat.kind == seat.Kind.PERSON and not is_guest(seat.user)
 
 
-def places(totals: list[int], last: Iterable[int]) -> list[int]:
-    """1-based places by total (higher first, ties share), the seats in ``last`` after all."""
+def places(totals: list[int], last: Iterable[int], resigned: int | None = None) -> list[int]:
+    """1-based places by total (higher first, ties share), the seats in ``last`` (those who
+    left) after all; ``resigned``, the seat that ended the match early, after every seat still
+    playing but before those who had left it already."""
     last = set(last)
-    staying = [totals[s] for s in range(len(totals)) if s not in last]
+    if resigned in last:
+        resigned = None
+    behind = last | ({resigned} if resigned is not None else set())
+    staying = [totals[s] for s in range(len(totals)) if s not in behind]
     out = [
-        0 if seat in last else 1 + sum(1 for t in staying if t > total)
+        0 if seat in behind else 1 + sum(1 for t in staying if t > total)
         for seat, total in enumerate(totals)
     ]
-    bottom = len(staying) + 1
+    above_last = len(staying) + 1
+    bottom = above_last + (resigned is not None)
+    out = [above_last if seat == resigned else p for seat, p in enumerate(out)]
     return [p if p else bottom for p in out]
 
 
@@ -81,14 +89,13 @@ def participants(table: Table, totals: list[int], resigned_by=None) -> list[dict
     game = table_game(table.game)
     seats = sorted(table.seats.all(), key=lambda s: s.index)
     left = {s.index for s in seats if s.left}
-    if resigned_by is not None and game.info.match_end:
-        left.add(resigned_by)
+    resigned = resigned_by if game.info.match_end else None  # a session has no other end
     rated = [s for s in seats if _is_rated_person(s)]
     if not rated:
         return None
     if not game.info.match_end and not table.hands.filter(ended_at__isnull=False).exists():
         return None  # a session ended before its first round: nothing to rank
-    order = places(totals, left)
+    order = places(totals, left, resigned)
     return [
         {
             "seat": s.index,

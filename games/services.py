@@ -1299,9 +1299,21 @@ def start_match(code, user) -> Table:
     return table
 
 
+def _still_in(seat: Seat) -> bool:
+    """A person who has not left the match: playing, or away with a computer playing for
+    them meanwhile (auto-play), which they end by coming back."""
+    return seat.kind == Seat.Kind.PERSON and seat.user_id is not None and not seat.left
+
+
 def leave_table(code, user) -> Table:
-    """Leave: a free seat again before the match (the host's leaving closes the table);
-    during it, a computer player takes the seat for the rest of the match."""
+    """Leave: a free seat again before the match (the host's leaving closes the table).
+
+    During it, a computer player takes the seat for the rest of the match, and the others go
+    on, those away on auto-play too (they have not left: it is still their match). Only the
+    last person still in it leaving ends it: they chose to end it, so the match is resigned
+    and rated at once. The leavers come last whenever it is rated (``ratings.participants``),
+    at its end or then, as a player who quits does on BGA; the last person is ranked as
+    resigning the match (a session, which has no other end, by its totals)."""
     with transaction.atomic():
         table, index = _locked_seat(code, user)
         seat = _seat(table, index)
@@ -1313,16 +1325,17 @@ def leave_table(code, user) -> Table:
                 seat.user = None
                 seat.save(update_fields=["user"])
         elif table.is_active and not seat.left:
-            seat.left = seat.autoplay = True
-            seat.away_due_at = None
-            seat.save(update_fields=["left", "autoplay", "away_due_at"])
-            if not table.shared or all(s.plays_itself for s in table.seats.all()):
-                table.status = Table.Status.RESIGNED  # nobody is left to play for
+            others = [s for s in table.seats.all() if s.index != index and _still_in(s)]
+            if not table.shared or not others:
+                table.status = Table.Status.RESIGNED  # nobody else is left to play for
                 table.finished_at = timezone.now()
                 table.bot_due_at = None
                 table.reveal = None
-                ratings.rate(table, _last_totals(table))
+                ratings.rate(table, _last_totals(table), resigned_by=index)
             else:
+                seat.left = seat.autoplay = True
+                seat.away_due_at = None
+                seat.save(update_fields=["left", "autoplay", "away_due_at"])
                 _schedule_bots(table, load_state(table))
         else:
             return table
@@ -1335,9 +1348,10 @@ def leave_table(code, user) -> Table:
 
 
 def play_again(code, user) -> Table:
-    """After a match of people: a new table with the same seats, game and settings. Whoever
-    asks first is its host and sits down at once; every other person of the match has their
-    seat kept for them until they accept or decline. Asked again, the same new table."""
+    """After a match of people: a new table with the same seats, game and settings, where
+    ``user`` is seated: one click each. Whoever asks first is its host and sits down at once;
+    every other person of the match has their seat kept for them, and asking in turn seats
+    them there (or they decline, ``decline_seat``). Asked again, the same new table."""
     with transaction.atomic():
         old, index = _locked_seat(code, user)
         if not old.shared:
@@ -1345,7 +1359,7 @@ def play_again(code, user) -> Table:
         if old.status == Table.Status.ACTIVE or old.status == Table.Status.WAITING:
             raise Refused("match_not_over")
         if old.successor_id is not None:
-            return old.successor
+            return join_table(old.successor.code, user)  # their kept seat (or theirs already)
         table = _waiting_table(
             user,
             old.game,
@@ -1388,17 +1402,27 @@ def _take_back_seat(table: Table, index: int) -> bool:
 
 
 def take_back(code, user) -> Table:
-    """The person takes their seat back from auto-play."""
+    """The person takes their seat back from auto-play (the button, for a person whose turn
+    timer ran out while their page was open: coming back to the page takes it back by itself,
+    ``socket_opened``)."""
     with transaction.atomic():
         table, index = _locked_seat(code, user)
         if not table.is_active:
             raise Refused("match_finished")
-        if _take_back_seat(table, index):
-            _schedule_bots(table, load_state(table))
-            table.version += 1
-            _save_row(table)
-            _notify(table)
+        _took_back(table, index)
     return table
+
+
+def _took_back(table: Table, index: int) -> bool:
+    """On a locked active table: end auto-play for the person at ``index`` if it plays for
+    them (their turn is theirs again, with its timer), and tell the table."""
+    if not _take_back_seat(table, index):
+        return False
+    _schedule_bots(table, load_state(table))
+    table.version += 1
+    _save_row(table)
+    _notify(table)
+    return True
 
 
 def _others_waiting(table: Table, index: int) -> bool:
@@ -1483,7 +1507,10 @@ def react(code, user, key) -> None:
 
 
 def socket_opened(code, user, channel: str) -> None:
-    """A socket of a shared table opened: its person is connected (their grace, if any, ends)."""
+    """A socket of a shared table opened: its person is connected (their grace, if any,
+    ends), and a person a computer played for while they were away is back in their seat, as
+    on BGA: coming back to the table is enough, whether or not they notice the badge. One who
+    left the match stays out of it."""
     now = timezone.now()
     with transaction.atomic():
         table = _locked(code)
@@ -1493,7 +1520,8 @@ def socket_opened(code, user, channel: str) -> None:
         )
         if index is not None:
             seat = _seat(table, index)
-            if seat.away_due_at is not None:
+            back = table.is_active and not seat.left and _took_back(table, index)
+            if not back and seat.away_due_at is not None:  # (taken back: saved and told)
                 seat.away_due_at = None
                 seat.save(update_fields=["away_due_at"])
                 _update_timer_due(table)
@@ -1567,7 +1595,8 @@ def presence_of(table: Table) -> tuple[dict[int, str], int]:
 def forget_player(user) -> None:
     """Before an account is deleted: its matches against the computer go with it; a match it
     played with other people stays theirs (the seat then reads "deleted player"), and one
-    still running goes on with a computer player in the seat."""
+    still running goes on with a computer player in the seat: the account leaves it as
+    Leave does (``leave_table``), ending it only if nobody else is still in it."""
     codes = list(Table.objects.filter(seats__user=user).values_list("code", flat=True))
     for code in codes:
         table = get_table(code)

@@ -213,6 +213,8 @@ def invitation(request, token: str):
                 services.decline_seat(table.code, request.user)
             except services.Refused as e:
                 messages.error(request, refusal(e.code, e.params, table.game))
+            if request.htmx:  # "No, thanks" on the last match's board
+                return HttpResponseClientRedirect(reverse("lobby"))
             return redirect("lobby")
         if not _ensure_player(request):
             return redirect("lobby")
@@ -229,14 +231,17 @@ def invitation(request, token: str):
     reserved = request.user.is_authenticated and any(
         s.reserved_for_id == request.user.pk for s in table.seats.all()
     )
+    host = next((s.index for s in table.seats.all() if s.user_id == table.owner_id), 0)
+    kept = views_live.kept_for(table)  # a seat kept for the last match's player: their name
     return render(
         request,
         "games/invitation.html",
         {
             "table": summary,
             "model": table,
+            "seats": [(s, kept.get(s.index, "")) for s in summary.seats],
             "spec": table_game(table.game),
-            "host": next((s.name for s in summary.seats if s.index == 0), ""),
+            "host": next((s.name for s in summary.seats if s.index == host), ""),
             "free": sum(1 for s in table.seats.all() if s.is_open),
             "reserved": reserved,
             "error": error,
@@ -258,6 +263,8 @@ def join_by_code(request):
 
 @login_required
 def table_page(request, code):
+    if request.method == "POST":
+        return _play_again(request, code)
     table = _get_table_for_user(request, code)
     if not views_live.may_watch(table, request.user):
         return render(request, "games/not_yours.html", {"table": summarize(table)}, status=403)
@@ -267,17 +274,39 @@ def table_page(request, code):
     return render(request, table_game(table.game).template, context)
 
 
+def _play_again(request, code):
+    """The "Play again" of a match of people that ended (posted through htmx from its
+    board): the person goes to the new match with the same people, seated, in one click; the
+    first to ask hosts it, each other person takes the seat kept for them."""
+    try:
+        table = services.play_again(code, request.user)
+    except services.Refused as e:
+        messages.error(request, refusal(e.code, e.params))
+        target = reverse("games:table", kwargs={"code": code})
+    else:
+        target = reverse("games:table", kwargs={"code": table.code})
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
 @login_required
 @require_POST
 def resign(request, code):
     table = _get_table_for_user(request, code)
     try:
-        services.resign(table.code, request.user)
+        after = services.resign(table.code, request.user)
     except services.Refused:
         raise Http404 from None
     if table.shared:
         if table.is_waiting:
             messages.info(request, _("You left the table before its match began."))
+        elif after.status == Table.Status.RESIGNED:
+            messages.info(
+                request,
+                _("You were the last person still in the match: it has ended there."),
+            )
+            return redirect("games:match", code=table.code)
         else:
             messages.info(
                 request,

@@ -10,6 +10,7 @@ import logging
 import time
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -17,8 +18,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import frames, messages, metrics, services
+from games.models import Seat
 from games.registry import table_game
-from games.summary import summarize
+from games.summary import _seat_name, summarize
 from games.tables.common import LEVEL_CHOICES, frame_cards
 
 
@@ -122,17 +124,36 @@ def _successor(table, user) -> dict | None:
     if nxt is None:
         return None
     seats = list(nxt.seats.all())
+    host = next((s for s in seats if s.user_id is not None and s.user_id == nxt.owner_id), None)
     return {
         "code": nxt.code,
         "invite": nxt.invite,
         "waiting": nxt.status == nxt.Status.WAITING,
         "seated": any(s.user_id == user.pk for s in seats),
         "invited": any(s.reserved_for_id == user.pk for s in seats),
+        "host": _seat_name(host, True, True) if host is not None else "",
+    }
+
+
+def kept_for(table) -> dict[int, str]:
+    """The seats kept for a person of the last match ("Play again"), each with the name the
+    seat will read once they sit down (one query, none when no seat is kept)."""
+    kept = {
+        s.index: s.reserved_for_id for s in table.seats.all() if s.is_open and s.reserved_for_id
+    }
+    if not kept:
+        return {}
+    people = get_user_model().objects.select_related("profile").in_bulk(set(kept.values()))
+    return {
+        index: _seat_name(Seat(index=index, user=people[pk]), True, True)
+        for index, pk in kept.items()
+        if pk in people
     }
 
 
 def waiting_context(table, summary, seat, user) -> dict:
     seats = []
+    kept = kept_for(table)
     for s in table.seats.all():
         seats.append(
             {
@@ -142,6 +163,7 @@ def waiting_context(table, summary, seat, user) -> dict:
                 "level": s.bot_level,
                 "open": s.is_open,
                 "reserved": s.is_open and s.reserved_for_id is not None,
+                "kept_for": kept.get(s.index, ""),
                 "mine": s.index == seat,
                 "host": s.user_id is not None and s.user_id == table.owner_id,
                 "presence": summary.seats[s.index].presence,

@@ -450,6 +450,20 @@
   document.addEventListener("htmx:wsAfterMessage", applyHandState, true);
   document.addEventListener("DOMContentLoaded", applyHandState);
 
+  // At a table for people: a person a computer plays for because their turn timer ran out
+  // while the page stayed open is back as soon as they touch the page or return to its tab,
+  // without having to find the badge's button (opening the page again does it on the server:
+  // services.socket_opened).
+  function comeBack(evt) {
+    var form = document.querySelector("#board form.take-back");
+    if (!form || form.classList.contains("is-sending")) return;
+    if (evt && evt.target && evt.target.closest && evt.target.closest("form.take-back")) return;
+    send(form);
+  }
+  document.addEventListener("pointerdown", comeBack, true);
+  document.addEventListener("keydown", comeBack, true);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) comeBack(); });
+
   // A <details> of the board with an id (the last trick, the collected cards) that the player
   // opened stays open when a frame brings it again.
   var opened = {};

@@ -449,7 +449,10 @@ def test_a_guest_accepts_an_invitation_signs_up_and_finds_the_match(person, site
     expect(a.locator(".seat[data-seat='1'] .seat__name")).to_have_text(name)
 
 
-def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, site_shell):
+@pytest.mark.parametrize("back", ["button", "touch", "reload"])
+def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, site_shell, back):
+    """Back from auto-play with the badge's button, by touching the page anywhere, or by
+    opening it again: whichever, the seat is theirs again."""
     a, b = person(), person()
     code = create_table(a, site_url, "gongzhu", ["person", "normal", "normal"], timer=30)
     take_seat(b, invite_link(a))
@@ -475,7 +478,13 @@ def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, s
     expect(slow.get_by_test_id("autoplay-mine")).to_be_visible()
     fewer_cards(slow, cards)  # a computer played for them
 
-    slow.get_by_test_id("take-back").click()
+    if back == "button":
+        slow.get_by_test_id("take-back").click()
+    elif back == "touch":
+        slow.get_by_test_id("status").click()  # anywhere but the button
+    else:
+        slow.reload()
+        board_ready(slow)
     expect(slow.get_by_test_id("take-back")).to_have_count(0)
     expect(watcher.get_by_test_id(f"seat-level-{late}")).to_have_count(0)
     # They play on: their next card is their own move.
@@ -642,3 +651,38 @@ def test_screenshots(person, site_url, site_shell, artifacts_dir, lang):
     shoot(people[late], "autoplay-mine")
     shoot(people[1 - late], "autoplay-other")
     assert len(shoot.taken) == 18
+
+
+def test_play_again_together_is_one_click_each(person, site_url, site_shell):
+    a, b = person(), person()
+    host, guest = sign_up(a, site_url, "host"), sign_up(b, site_url, "guest")
+    code = create_table(a, site_url, "gongzhu", ["person", "normal", "normal"])
+    take_seat(b, invite_link(a))
+    seat_taken(a, 1)
+    start(a, b)
+    # The match ends (written through the server's database); each person sees its end.
+    shell_table(
+        site_shell,
+        code,
+        "Table.objects.filter(pk=t.pk).update(status='finished', finished_at=timezone.now())",
+    )
+    for page in (a, b):
+        page.reload()
+        expect(page.get_by_test_id("again-together")).to_be_visible()
+
+    a.get_by_test_id("again-together").click()  # A's one click: to the new table, seated
+    expect(a).not_to_have_url(re.compile(code))
+    expect(a.get_by_test_id("waiting-room")).to_be_visible()
+    expect(a.get_by_test_id("waiting-seat-1")).to_contain_text(f"kept for {guest}")
+    expect(a.get_by_test_id("start-match")).to_be_disabled()
+
+    # B's page of the last match shows the offer as it happens; one click seats B there.
+    expect(b.get_by_test_id("again-offer")).to_contain_text(f"{host} asks for another match")
+    b.get_by_test_id("accept-again").click()
+    expect(b).to_have_url(a.url)
+    expect(b.get_by_test_id("waiting-room")).to_be_visible()
+    seat_taken(a, 1)
+    expect(a.get_by_test_id("waiting-seat-1")).to_contain_text(guest)
+    start(a, b)
+    expect(a.locator(".hand__card").first).to_be_visible()
+    expect(b.locator(".hand__card").first).to_be_visible()

@@ -555,7 +555,7 @@ def test_play_again_invites_the_same_people_to_the_same_seats():
     assert refused.value.code == "match_not_over"
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     nxt = services.play_again(table.code, mia)  # mia asks first: she hosts the next one
-    assert services.play_again(table.code, ren).pk == nxt.pk  # asked again: the same table
+    assert services.play_again(table.code, mia).pk == nxt.pk  # asked again: the same table
     nxt = fresh(nxt)
     assert (nxt.owner_id, nxt.spectators, nxt.turn_seconds, nxt.status) == (
         mia.pk,
@@ -576,6 +576,34 @@ def test_play_again_invites_the_same_people_to_the_same_seats():
     assert fresh(nxt).seats.get(index=0).reserved_for is None
     services.set_seat(nxt.code, mia, 0, "hard")  # the host gives it to a computer player
     services.start_match(nxt.code, mia)
+    assert fresh(nxt).is_active
+
+
+def test_play_again_is_one_click_for_each_person():
+    table, ren, mia = two_people("doudizhu")
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    again = reverse("games:table", kwargs={"code": table.code})
+    first = Client()
+    first.force_login(mia)
+    response = first.post(again, HTTP_HX_REQUEST="true")  # mia's one click: to the new table
+    nxt = Table.objects.get(pk=fresh(table).successor_id)
+    assert response["HX-Redirect"] == reverse("games:table", kwargs={"code": nxt.code})
+    assert services.seat_of(fresh(nxt), mia) == 1
+
+    # ren's page of the last match offers it as it happens; his seat is kept for him by name.
+    html, _ = views_live.snapshot(table.code, ren, "en")
+    assert "mia asks for another match" in html and 'data-testid="accept-again"' in html
+    html, _ = views_live.snapshot(nxt.code, mia, "en")
+    assert "kept for ren" in html and "open seat" not in html
+    second = Client()
+    second.force_login(ren)
+    page = second.get(reverse("games:invitation", kwargs={"token": nxt.invite})).content.decode()
+    assert "kept for ren" in page and "mia invites you" in page
+
+    response = second.post(again, HTTP_HX_REQUEST="true")  # ren's one click: seated, there
+    assert response["HX-Redirect"] == reverse("games:table", kwargs={"code": nxt.code})
+    assert services.seat_of(fresh(nxt), ren) == 0
+    services.start_match(nxt.code, mia)  # everyone seated: the host starts it as ever
     assert fresh(nxt).is_active
 
 
