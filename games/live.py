@@ -63,6 +63,16 @@ class _PriorityExecutor(ThreadPoolExecutor):
         self._work_queue = _PriorityQueue()
 
 
+# How often a call SQLite refused as locked is tried again before the error stands.
+LOCKED_RETRIES = 3
+
+
+def sqlite_locked(error: BaseException) -> bool:
+    """SQLite's "database is locked" (or "busy"): the call may simply be tried again."""
+    text = str(error).lower()
+    return connections["default"].vendor == "sqlite" and ("locked" in text or "busy" in text)
+
+
 class database_call(SyncToAsync):  # noqa: N801 - used like channels' database_sync_to_async
     """Channels' ``database_sync_to_async`` (old connections closed before and after each
     call), except that it keeps its thread's SQLite connection between calls, and that the
@@ -99,7 +109,20 @@ class database_call(SyncToAsync):  # noqa: N801 - used like channels' database_s
         close_old_connections()
         realtime.serving(loop)  # notices after a commit go to this loop, not waited for
         try:
-            return super().thread_handler(loop, *args, **kwargs)
+            for attempt in itertools.count(1):
+                try:
+                    return super().thread_handler(loop, *args, **kwargs)
+                except OperationalError as e:
+                    if attempt > LOCKED_RETRIES or not sqlite_locked(e):
+                        raise
+                    # SQLite said "database is locked" without waiting out its busy timeout
+                    # (a write meeting another connection's commit made since this
+                    # connection's read began: the review writer, a page's request). The
+                    # call's transaction rolled back: it is tried again on a new connection
+                    # rather than losing a move or closing the socket (findings 1.13).
+                    metrics.database_error("sqlite_locked")
+                    log.info("database locked, call tried again (%d)", attempt)
+                    connections.close_all()
         finally:
             realtime.serving(None)
             for conn in connections.all(initialized_only=True):

@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.db.models import F
 from django.test import Client
 
 from cardsite.asgi import application
@@ -166,6 +167,38 @@ async def test_stale_and_out_of_turn_moves_are_refused_and_change_nothing():
     await comm.send_to(text_data="not json")
     assert 'class="toast__msg"' in await comm.receive_from(timeout=10)
     assert (await reload(table)).state == before
+    await comm.disconnect()
+
+
+async def test_a_move_sqlite_refuses_as_locked_is_tried_again_not_lost(monkeypatch):
+    """SQLite's "database is locked" under a person's move (met while the review worker
+    wrote, findings 1.13) closed the socket and lost the move; the call is tried again."""
+    from django.db import OperationalError, transaction
+
+    user = await make_user("ren")
+    table = await make_table(user)
+    comm = await connect(user, table)
+    await until(comm, my_turn)
+    version, legal, _obs = await legal_for_human(table)
+    real, calls = services.submit_action, []
+
+    def locked_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            with transaction.atomic():
+                services.Table.objects.filter(pk=table.pk).update(version=F("version") + 100)
+                raise OperationalError("database is locked")  # rolled back with its write
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "submit_action", locked_once)
+    await comm.send_json_to(frame_for(legal[0], version))
+    html = await until(comm, lambda h: (version_of(h) or 0) > version)
+    assert 'class="toast__msg"' not in html
+    assert len(calls) == 2
+    logged = await sync_to_async(
+        lambda: ActionLog.objects.filter(table=table, seq=version + 1).count()
+    )()
+    assert logged == 1  # applied once
     await comm.disconnect()
 
 

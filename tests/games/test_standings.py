@@ -95,9 +95,9 @@ def test_each_game_counts_what_its_players_care_about():
             ]
         )
         assert {f["label"]: f["value"] for f in gz} == {
-            "Pig taken": "1 of 2 (50 %)",
-            "All hearts collected": "0 of 2 (0 %)",
-            "Goat won": "1 of 2 (50 %)",
+            "Pig taken": "1 of 2 (50%)",
+            "All hearts collected": "0 of 2 (0%)",
+            "Goat won": "1 of 2 (50%)",
             "Average per hand": "+0",
         }
         ddz = table_game("doudizhu").facts(
@@ -108,9 +108,9 @@ def test_each_game_counts_what_its_players_care_about():
             ]
         )
         assert {f["label"]: f["value"] for f in ddz} == {
-            "Landlord": "2 of 3 (67 %)",
-            "Won as landlord": "1 of 2 (50 %)",
-            "Won as peasant": "0 of 1 (0 %)",
+            "Landlord": "2 of 3 (67%)",
+            "Won as landlord": "1 of 2 (50%)",
+            "Won as peasant": "0 of 1 (0%)",
             "Springs": "1",
         }
         gdy = table_game("gandengyan").facts(
@@ -120,7 +120,7 @@ def test_each_game_counts_what_its_players_care_about():
             ]
         )
         assert {f["label"]: f["value"] for f in gdy} == {
-            "Rounds won": "1 of 2 (50 %)",
+            "Rounds won": "1 of 2 (50%)",
             "Springs": "1",
             "Average per round": "+10",
         }
