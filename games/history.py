@@ -15,6 +15,7 @@ from games.models import Table
 from games.registry import table_game
 from games.summary import summarize
 from games.tables.common import Card
+from games.templatetags.numbers import signed
 
 CHART_W, CHART_H, PAD = 640, 260, 36
 SEAT_COLOURS = ("#0f5132", "#c81e3a", "#1d4ed8", "#b45309")
@@ -95,11 +96,6 @@ def chart(table: Table, names: dict) -> dict:
         "left": PAD,
         "right": CHART_W - PAD // 2,  # an integer: a float would be printed "622,0" in German
     }
-
-
-def signed(value: int) -> str:
-    """A score as the score sheet prints it: −250 with a true minus, +250, 0."""
-    return f"{value:+d}".replace("-", "\u2212") if value else "0"
 
 
 def match_context(table: Table, user) -> dict:

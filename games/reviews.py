@@ -27,7 +27,7 @@ from django.db import IntegrityError, close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import history
 from games.bots.review import Decision, lowest_priority, weigh
@@ -253,7 +253,7 @@ def _shown(action: dict) -> dict:
         return {"cards": [Card(action["card"])], "label": ""}
     if action.get("cards"):
         return {"cards": [Card(c) for c in action["cards"]], "label": ""}
-    return {"cards": [], "label": _("Pass")}
+    return {"cards": [], "label": pgettext("seat has passed", "Pass")}
 
 
 def _points(value: float) -> str:

@@ -171,5 +171,17 @@ def test_charts_write_numbers_svg_can_read_in_either_language(client, lang):
         for number in numbers:
             float(number)  # raises on "622,0"
     # The out line's label and the grid's: one minus sign, the true one.
-    chart = re.search(r"<svg\b.*?</svg>", pages[0], re.S).group(0)
-    assert "\u22121000" in chart and "-1000<" not in chart
+    assert "\u22121000" in pages[0] and "-1000<" not in pages[0]  # the sheet's totals too
+
+
+def test_the_match_count_leaves_out_a_deal_played_again(client):
+    """'Matches 2' stood beside 'after 1 rated match': the same deal played again is unrated
+    and no match of its own."""
+    from games import history
+
+    mei = player("mei", "Mei")
+    table = play_out(services.create_table(mei, "doudizhu", "easy"))
+    again = history.deal_of_hand(table, 1)
+    services.create_same_deal_table(mei, table, again, 0)
+    row = next(r for r in standings.player_context(mei)["rows"] if r["game"] == "doudizhu")
+    assert row["matches"] == row["rated"] == 1
