@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext, pgettext_lazy
 
 LEVEL_CHOICES = [
     ("easy", gettext_lazy("Easy")),
@@ -33,6 +33,24 @@ RANK_NAMES = {
     "T": "10",
 }
 RANK_SHORT = {"T": "10"}
+
+
+# Several cards of one rank, as a sentence names them: English "aces", "7s"; German keeps the
+# faces' letters ("Paar A").
+RANK_PLURALS = {
+    "A": pgettext_lazy("several cards of a rank", "aces"),
+    "K": pgettext_lazy("several cards of a rank", "kings"),
+    "Q": pgettext_lazy("several cards of a rank", "queens"),
+    "J": pgettext_lazy("several cards of a rank", "jacks"),
+}
+
+
+def rank_plural(rank: str) -> str:
+    """Cards of ``rank`` in a name like "pair of aces", "three 7s" ("Paar A", "Drilling 7")."""
+    word = RANK_PLURALS.get(rank)
+    if word is not None:
+        return str(word)
+    return pgettext("several cards of a rank", "%(rank)ss") % {"rank": rank_short(rank)}
 
 
 def rank_label(rank: str) -> str:

@@ -184,3 +184,25 @@ def test_the_delete_page_says_what_stays(user, client, lang, says, not_said):
     for words in says:
         assert words in html
     assert not_said not in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", ["pair of aces", "three 7s with a pair", "bomb of 10s", "pair of jacks"]),
+        ("de", ["Paar A", "Drilling 7 mit Paar", "Bombe 10", "Paar J"]),
+    ],
+)
+def test_cards_of_one_rank_are_named_as_each_language_says_them(lang, expected):
+    """English said "pair of As", "three Js" (L23); German keeps the faces' letters."""
+    from games.tables.doudizhu.messages import combo_label as doudizhu
+    from games.tables.gandengyan.messages import combo_label as gandengyan
+
+    with translation.override(lang):
+        names = [
+            doudizhu({"kind": "pair", "low": "A", "high": "A", "count": 2}),
+            doudizhu({"kind": "trio_pair", "low": "7", "high": "7", "count": 5}),
+            doudizhu({"kind": "bomb", "low": "T", "high": "T", "count": 4}),
+            gandengyan({"kind": "pair", "low": "J", "high": "J", "count": 2}),
+        ]
+    assert names == expected

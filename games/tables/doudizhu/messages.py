@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
-from games.tables.common import rank_short
+from games.tables.common import rank_plural, rank_short
 
 # The board's sentences with a count (cardsite/jinja.py: ``say``).
 BOARD_WORDS = {
@@ -56,25 +56,26 @@ def combo_label(combo: dict | None) -> str:
         return ""
     kind, low, high = combo["kind"], combo.get("low"), combo.get("high")
     lo, hi = _rank(low), _rank(high)
+    ranks = rank_plural(low) if low else ""
     if kind == "rocket":
         return _("rocket")
     if kind == "solo":
         return _("single %(rank)s") % {"rank": lo}
     if kind == "pair":
-        return _("pair of %(rank)ss") % {"rank": lo}
+        return _("pair of %(ranks)s") % {"ranks": ranks}
     if kind == "trio":
-        return _("three %(rank)ss") % {"rank": lo}
+        return _("three %(ranks)s") % {"ranks": ranks}
     if kind == "trio_solo":
-        return _("three %(rank)ss with a single") % {"rank": lo}
+        return _("three %(ranks)s with a single") % {"ranks": ranks}
     if kind == "trio_pair":
-        return _("three %(rank)ss with a pair") % {"rank": lo}
+        return _("three %(ranks)s with a pair") % {"ranks": ranks}
     if kind == "bomb":
-        return _("bomb of %(rank)ss") % {"rank": lo}
+        return _("bomb of %(ranks)s") % {"ranks": ranks}
     if kind in ("four_two_solo", "four_two_pair"):
-        what = _("four %(rank)ss with two singles") if kind == "four_two_solo" else None
+        what = _("four %(ranks)s with two singles") if kind == "four_two_solo" else None
         if what is None:
-            what = _("four %(rank)ss with two pairs")
-        return what % {"rank": lo}
+            what = _("four %(ranks)s with two pairs")
+        return what % {"ranks": ranks}
     return _("%(kind)s %(low)s–%(high)s") % {"kind": kind_name(kind), "low": lo, "high": hi}
 
 

@@ -8,7 +8,7 @@ from django.utils.translation import ngettext, ngettext_lazy, pgettext_lazy
 
 from games.engine.cards import JOKERS
 from games.engine.gandengyan.combos import ORDER
-from games.tables.common import rank_short
+from games.tables.common import rank_plural, rank_short
 
 # The board's sentences with a count or a context (cardsite/jinja.py: ``say``).
 BOARD_WORDS = {
@@ -43,7 +43,7 @@ def combo_label(combo: dict) -> str:
     if kind == "single":
         return _("single %(rank)s") % {"rank": lo}
     if kind == "pair":
-        return _("pair of %(rank)ss") % {"rank": lo}
+        return _("pair of %(ranks)s") % {"ranks": rank_plural(low)}
     if kind == "straight":
         return _("straight %(low)s–%(high)s") % {"low": lo, "high": hi}
     if kind == "pair_run":

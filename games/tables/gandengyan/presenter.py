@@ -24,6 +24,7 @@ from games.tables.common import (
     Card,
     HandCard,
     Play,
+    rank_plural,
     rank_short,
     result_rows,
     selection_reading,
@@ -88,7 +89,7 @@ def requirement_text(req: dict | None) -> str:
         if req["kind"] == "single":
             options.append(rank_short(one))
         elif req["kind"] == "pair":
-            options.append(_("a pair of %(rank)ss") % {"rank": rank_short(one)})
+            options.append(_("a pair of %(ranks)s") % {"ranks": rank_plural(one)})
         elif req["kind"] == "straight":
             options.append(
                 _("straight %(low)s–%(high)s") % {"low": rank_short(one), "high": rank_short(high)}
