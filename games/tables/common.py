@@ -147,6 +147,16 @@ def frame_reading(combo: dict) -> str:
     return json.dumps(combo, separators=(",", ":"))
 
 
+def standings(rows: list[dict]) -> list[dict]:
+    """``rows`` best total first, each with its ``place``: players with the same total share
+    it (1, 2, 2, 4), as a ranking says it."""
+    ranked = sorted(rows, key=lambda r: -r["total"])
+    for i, row in enumerate(ranked):
+        same = i and ranked[i - 1]["total"] == row["total"]
+        row["place"] = ranked[i - 1]["place"] if same else i + 1
+    return ranked
+
+
 def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:
     """One row per seat of the hand's breakdown, with the running total."""
     return [

@@ -206,3 +206,22 @@ def test_cards_of_one_rank_are_named_as_each_language_says_them(lang, expected):
             gandengyan({"kind": "pair", "low": "J", "high": "J", "count": 2}),
         ]
     assert names == expected
+
+
+def test_players_with_the_same_total_share_their_place():
+    """A match's final ranking showed two tied players 2nd and 3rd (findings 1.11)."""
+    from games.tables.common import standings
+
+    rows = standings([{"total": t} for t in (-40, 120, -40, 30, -40)])
+    assert [(r["total"], r["place"]) for r in rows] == [
+        (120, 1),
+        (30, 2),
+        (-40, 3),
+        (-40, 3),
+        (-40, 3),
+    ]
+    from django.conf import settings
+
+    for name in ("gongzhu", "doudizhu"):
+        summary = (settings.BASE_DIR / "templates" / "games" / name / "_summary.jinja").read_text()
+        assert 'value="{{ r.place }}"' in summary  # the list's numbers are the places

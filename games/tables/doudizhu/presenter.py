@@ -17,7 +17,15 @@ from django.utils.translation import ngettext
 
 from games.engine.doudizhu import readings
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, result_rows, selection_reading
+from games.tables.common import (
+    LEVEL_CHOICES,
+    Card,
+    HandCard,
+    Play,
+    result_rows,
+    selection_reading,
+    standings,
+)
 from games.tables.doudizhu.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
@@ -280,12 +288,11 @@ def _result(view, names, seat, winner, table) -> dict:
     first = result["breakdown"][0]
     mine = result["breakdown"][seat] if seat is not None else None
     landlord_won = result["breakdown"][view["landlord"]]["won"]
-    ranking = sorted(
-        (
+    ranking = standings(
+        [
             {"name": names[s]["name"], "total": t, "is_viewer": s == seat}
             for s, t in enumerate(view["totals"])
-        ),
-        key=lambda r: -r["total"],
+        ]
     )
     top = max(view["totals"])
     return {

@@ -10,7 +10,14 @@ from django.utils.translation import gettext as _
 
 from games.engine.gongzhu import EXPOSABLE
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, SUIT_NAMES, Card, card_name, result_rows
+from games.tables.common import (
+    LEVEL_CHOICES,
+    SUIT_NAMES,
+    Card,
+    card_name,
+    result_rows,
+    standings,
+)
 from games.tables.gongzhu import messages
 
 POSITIONS = ("bottom", "right", "top", "left")  # play passes counter-clockwise on screen
@@ -212,12 +219,11 @@ def _announcement(view, names) -> str:
 
 def _result(view, names, viewer) -> dict:
     rows = result_rows(view, names, viewer)
-    ranking = sorted(
-        (
+    ranking = standings(
+        [
             {"seat": s, "name": names[s]["name"], "total": t, "out": t <= -1000}
             for s, t in enumerate(view["totals"])
-        ),
-        key=lambda r: -r["total"],
+        ]
     )
     won = view.get("winner") == viewer if view.get("match_over") else None
     return {"rows": rows, "ranking": ranking, "won": won}
