@@ -45,11 +45,12 @@ PIP_NEWS := awk ' \
 	{ print }'
 
 # Reinstall only when pyproject.toml changes, so a second `make run` starts in seconds.
-# A failing pip stops make (its own exit status, not the filter's).
+# A failing install stops make (pip's own exit status, not the filter's); pip's upgrade of
+# itself may fail (an offline mirror) without stopping anything.
 $(STAMP): pyproject.toml | $(PY)
 	@echo "Installing packages into $(VENV) (pip install -e '.[dev]')…"
-	@out=$$($(PIP) install -q --upgrade pip 2>&1); status=$$?; \
-		[ -z "$$out" ] || printf '%s\n' "$$out" | $(PIP_NEWS); exit $$status
+	@out=$$($(PIP) install -q --upgrade pip 2>&1); \
+		[ -z "$$out" ] || printf '%s\n' "$$out" | $(PIP_NEWS)
 	@out=$$($(PIP) install -q -e '.[dev]' 2>&1); status=$$?; \
 		[ -z "$$out" ] || printf '%s\n' "$$out" | $(PIP_NEWS); exit $$status
 	$(PY) -c "import django, channels, daphne, playwright"
