@@ -17,7 +17,15 @@ from django.utils.translation import ngettext
 
 from games.engine.doudizhu import readings
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, Card, HandCard, Play, result_rows, selection_reading
+from games.tables.common import (
+    LEVEL_CHOICES,
+    Card,
+    HandCard,
+    Play,
+    card_name,
+    result_rows,
+    selection_reading,
+)
 from games.tables.doudizhu.messages import combo_label
 
 # The viewer at the bottom; the next seat to play to the right (RULINGS.md, "All games").
@@ -201,7 +209,9 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "stake": multiplier.get("stake", 0),
         "unseen": [
             {
-                "rank": "★" if r == "RJ" else ("☆" if r == "BJ" else ("10" if r == "T" else r)),
+                # A joker's glyph is its card's (★ both, told apart by colour and name).
+                "rank": Card(r).rank if r in ("BJ", "RJ") else ("10" if r == "T" else r),
+                "name": card_name(r) if r in ("BJ", "RJ") else "",
                 "code": r,
                 "count": unseen.get(r, 0),
             }
