@@ -3,8 +3,15 @@ hand while deciding what to expose, a summary that gives way to the table's menu
 lines under a hand that must not be cut."""
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.e2e.test_phone_landscape import code_of, gongzhu_exposure_scene, start
+from tests.e2e.test_gandengyan import EDGE
+from tests.e2e.test_phone_landscape import (
+    code_of,
+    gandengyan_scene,
+    gongzhu_exposure_scene,
+    start,
+)
 
 VIEWS = {
     "phone": {"width": 360, "height": 740},
@@ -53,3 +60,63 @@ def test_the_hand_is_in_view_while_deciding_what_to_expose(view, site_url, site_
     # Every card of the hand, whole, and the exposure's options and buttons, on one screen.
     for box in cards + in_view(page, "#exposure-form .exposure__option, #exposure-form .btn"):
         assert box["top"] >= 0 and box["bottom"] <= size["height"], (box, size)
+
+
+@pytest.mark.layout
+def test_a_summary_gives_way_to_the_menu_hides_with_escape_and_comes_back(
+    view, site_url, site_shell
+):
+    """Gan Deng Yan's settlement (every game's summary is the same dialog): the table's menu
+    stays in reach (above it, or once it is hidden), Esc and × hide it, a button shows it
+    again, and the focus follows."""
+    page, size = view
+    gandengyan_scene(page, site_url, site_shell, ["3S"])
+    page.locator(".hand__card").first.click(position=EDGE)
+    page.get_by_test_id("play").click()
+    panel = page.locator(".summary__panel")
+    expect(panel).to_be_visible()
+    expect(page.get_by_test_id("next-hand")).to_be_focused()
+    again = page.get_by_test_id("summary-open")
+    expect(again).to_be_hidden()
+    if size["height"] > 500:
+        # The panel stays below the table's bar, whose menu opens over the summary.
+        bar = page.locator(".table-toolbar").bounding_box()
+        assert panel.bounding_box()["y"] >= bar["y"] + bar["height"]
+        page.locator(".table-menu summary").click()
+        leave = page.locator(".table-menu__panel .btn--danger")
+        expect(leave).to_be_visible()
+        box = leave.bounding_box()
+        hit = page.evaluate(
+            "([x, y]) => !!document.elementFromPoint(x, y).closest('.table-menu__panel')",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit, "the summary covers the table's menu"
+        page.keyboard.press("Escape")  # closes the menu first
+        expect(leave).to_be_hidden()
+        expect(panel).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(again).to_be_visible()
+    expect(again).to_be_focused()
+    expect(page.locator("#board .felt")).to_be_visible()
+    page.locator(".table-menu summary").click()  # the menu is there, Leave in it
+    expect(page.locator(".table-menu__panel .btn--danger")).to_be_visible()
+    page.keyboard.press("Escape")
+    again.click()
+    expect(panel).to_be_visible()
+    expect(page.get_by_test_id("next-hand")).to_be_focused()
+    page.get_by_test_id("summary-close").click()
+    expect(panel).to_be_hidden()
+    # A whole board again (as a reconnect brings it): the summary stays as the player left it.
+    page.evaluate(
+        """() => { document.getElementById('board').removeAttribute('data-synced');
+            document.getElementById('resync-form').requestSubmit(); }"""
+    )
+    page.wait_for_selector("#board[data-synced]", state="attached")
+    expect(panel).to_be_hidden()
+    expect(again).to_be_visible()
+    again.click()
+    expect(page.get_by_test_id("next-hand")).to_be_focused()
+    page.get_by_test_id("next-hand").click()
+    expect(panel).to_have_count(0)
+    expect(again).to_have_count(0)
