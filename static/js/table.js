@@ -155,6 +155,26 @@
       }, 150);
     }
 
+    // The cards a Hint selected carry the reading it chose (the board's data-hint-combo, its
+    // chip marked): played as they stand, they are played as that reading.
+    // A hint's board comes whole (a new #board): its selection is the hint's, noted once (the
+    // frames after it, a selection's reading among them, leave the player's own taps).
+    var hinted = { version: null, key: "", cards: "" };
+    var noted = new WeakMap();
+    function noteHint(b, codes) {
+      if (!b.dataset.hintCombo || noted.get(b) === b.dataset.hintCombo) return;
+      noted.set(b, b.dataset.hintCombo);
+      hinted = { version: b.dataset.version, key: b.dataset.hintCombo, cards: codes.slice().sort().join(" ") };
+    }
+    function hintedReading(codes, found) {
+      var b = board();
+      if (found.length < 2 || !b || hinted.version !== b.dataset.version) return null;
+      if (codes.slice().sort().join(" ") !== hinted.cards) return null;
+      return found.filter(function (p) {
+        return p.combo.kind + ":" + p.combo.low + ":" + p.combo.high === hinted.key;
+      })[0] || null;
+    }
+
     function showReadings(found) {
       var box = document.getElementById("readings");
       if (!box) return;
@@ -230,7 +250,10 @@
       if (!form || !form.querySelector("[data-play]")) return;
       var codes = selectedCodes();
       if (!codes.length) { toast(page().dataset.reasonNone); return; }
-      if (readingsOf(codes).length > 1) {
+      var found = readingsOf(codes);
+      var pick = hintedReading(codes, found);
+      if (pick) { setCombo(pick.combo); send(form); return; }
+      if (found.length > 1) {
         // Several readings: the chips above the hand say which one is meant.
         toast(page().dataset.reasonAmbiguous);
         var first = document.querySelector("#readings .reading-chip");
@@ -289,6 +312,7 @@
         var b = board();
         if (!b) return;
         var marked = cards().filter(function (c) { return c.classList.contains("is-selected"); });
+        noteHint(b, marked.map(function (c) { return c.dataset.card; }));
         if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
           // A refused play: the board is unchanged, and so is the selection.
           cards().forEach(function (c) {
