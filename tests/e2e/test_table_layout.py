@@ -5,7 +5,7 @@ lines under a hand that must not be cut."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_gandengyan import EDGE
+from tests.e2e.test_gandengyan import EDGE, select
 from tests.e2e.test_phone_landscape import (
     code_of,
     gandengyan_scene,
@@ -120,3 +120,65 @@ def test_a_summary_gives_way_to_the_menu_hides_with_escape_and_comes_back(
     page.get_by_test_id("next-hand").click()
     expect(panel).to_have_count(0)
     expect(again).to_have_count(0)
+
+
+@pytest.mark.layout
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_keys_help_is_never_cut(browser, site_url, site_shell, lang):
+    """A window as small as a phone on its side, with a mouse and a keyboard: a selection that
+    reads two ways (its chips over the hand, the line that reads it under), the keys' help
+    line is whole in view or not there at all."""
+    size = VIEWS["landscape"]
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    try:
+        deck = [r + s for s in "SHDC" for r in "3456789TJQKA2"]
+        gandengyan_scene(page, site_url, site_shell, deck[:10] + ["BJ"], lang)
+        select(page, ["7S", "8S", "BJ"])
+        expect(page.get_by_test_id("reading")).to_have_count(2)
+        expect(page.get_by_test_id("selection-reading")).not_to_be_empty()
+        help_line = page.evaluate(
+            """() => { window.scrollTo(0, 0); const e = document.querySelector('.keys-help');
+            const r = e.getBoundingClientRect();
+            return {shown: e.checkVisibility(), top: r.top, bottom: r.bottom,
+                    scroll: e.scrollWidth, client: e.clientWidth}; }"""
+        )
+        if help_line["shown"]:
+            assert help_line["scroll"] <= help_line["client"], help_line
+            assert help_line["top"] >= 0 and help_line["bottom"] <= size["height"], help_line
+    finally:
+        context.close()
+
+
+@pytest.mark.layout
+def test_the_stock_icon_and_the_settlement_sentence_keep_their_room(view, site_url, site_shell):
+    """Gan Deng Yan: the stock's icon (a small stack, its second card a shadow) does not touch
+    the word after it; the settlement's sentence under the scores is not under its buttons."""
+    page, size = view
+    gandengyan_scene(page, site_url, site_shell, ["3S"])
+    gap = page.evaluate(
+        """() => { const icon = document.querySelector('#info-stock .info-chip__stack');
+        const range = document.createRange(); range.selectNodeContents(icon.parentNode);
+        range.setStartAfter(icon);
+        const words = [...range.getClientRects()].filter((r) => r.width)[0];
+        return words.left - (icon.getBoundingClientRect().right + 3); }"""
+    )
+    assert gap >= 4, gap  # 3 px of shadow, then at least 4 px of room
+    page.locator(".hand__card").first.click(position=EDGE)
+    page.get_by_test_id("play").click()
+    expect(page.get_by_test_id("settlement")).to_be_visible()
+    boxes = page.evaluate(
+        """() => { const panel = document.querySelector('.summary__panel');
+        const box = (e) => e.getBoundingClientRect();
+        const row = box(panel.querySelector(':scope > .button-row:last-child'));
+        const sentence = box(panel.querySelector('.breakdown-wrap + p'));
+        return {sentence: sentence.bottom, row: row.top,
+                long: panel.scrollHeight > panel.clientHeight}; }"""
+    )
+    # Whole above the buttons as the panel opens, unless the panel is longer than the window
+    # (a phone upright: its text scrolls under the buttons). On a phone on its side the three
+    # players' settlement fits whole.
+    if size == VIEWS["landscape"]:
+        assert not boxes["long"], boxes
+    if not boxes["long"]:
+        assert boxes["sentence"] <= boxes["row"], boxes
