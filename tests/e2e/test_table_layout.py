@@ -182,3 +182,21 @@ def test_the_stock_icon_and_the_settlement_sentence_keep_their_room(view, site_u
         assert not boxes["long"], boxes
     if not boxes["long"]:
         assert boxes["sentence"] <= boxes["row"], boxes
+
+
+@pytest.mark.layout
+def test_the_review_link_is_never_under_the_summary_s_buttons(view, site_url, site_shell):
+    """The review of the hand, brought into view in its summary, is there to be clicked (it
+    lay half under the button row that stays at the panel's bottom)."""
+    page, _size = view
+    gandengyan_scene(page, site_url, site_shell, ["3S"])
+    page.locator(".hand__card").first.click(position=EDGE)
+    page.get_by_test_id("play").click()
+    link = page.get_by_test_id("review-link")
+    expect(link).to_be_visible()
+    hit = link.evaluate(
+        """(a) => { a.scrollIntoView({block: 'nearest'}); const r = a.getBoundingClientRect();
+        const at = (x, y) => document.elementFromPoint(x, y) === a;
+        return at(r.left + 2, r.top + 2) && at(r.right - 2, r.bottom - 2); }"""
+    )
+    assert hit, "the review link lies under the summary's buttons"
