@@ -95,17 +95,20 @@ def board_context(table, user, selected=(), opened=frozenset()) -> dict:
 
 
 def _same_deal(table, summary) -> dict | None:
-    """A deal played again, once its hand is over: each seat's score then and now."""
+    """A deal played again, once its hand is over: each seat's score then and now, and who
+    held its cards the first time (the seat's player then, not the one now)."""
     first = table.replay_of
     now = table.hands.filter(ended_at__isnull=False).first()
     if first is None or now is None or not first.scores or not now.scores:
         return None
     n = len(now.scores)
     names = summary.names()
+    then = summarize(first.table).names()
     return {
         "rows": [
             {
                 "name": names[i]["name"],
+                "first_name": then[(i + table.replay_seat) % n]["name"],
                 "first": first.scores[(i + table.replay_seat) % n],
                 "now": now.scores[i],
                 "you": i == 0,

@@ -85,6 +85,26 @@
     }, 120);
   }
 
+  // The exposure form and the hand under it, on one screen while the player decides: where
+  // the window is too short for the felt above them too (a phone), the page scrolls once per
+  // hand so that the hand's bottom is in view, the form's top still in view.
+  // Not before the page has loaded: a reload puts the window back where it was, after.
+  var shownFor = null;
+  function showExposure() {
+    if (document.readyState !== "complete") return;
+    var form = document.getElementById("exposure-form");
+    var me = document.getElementById("me");
+    var hand = document.querySelector("#board .hand");
+    if (!form || !me || !hand || shownFor === exposureKey()) return;
+    shownFor = exposureKey();
+    var bottom = hand.getBoundingClientRect().bottom + 8 - window.innerHeight;
+    var top = me.getBoundingClientRect().top - 4;
+    var by = Math.min(bottom, top);
+    if (by > 0) window.scrollBy({ top: by, behavior: "instant" });
+  }
+
+  window.addEventListener("load", function () { setTimeout(showExposure, 0); });
+
   T.use({
     canTap: function (btn) { return btn.classList.contains("is-playable"); },
     tap: function (btn) {
@@ -110,6 +130,7 @@
     afterBoard: function () {
       restoreTicks();
       decideAgain();
+      showExposure();
       var sel = document.querySelector("#board .hand__card.is-selected.is-playable");
       if (sel) { select(sel); return; }
       T.cards().forEach(function (b) { T.setSelected(b, false); });

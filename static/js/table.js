@@ -155,6 +155,26 @@
       }, 150);
     }
 
+    // The cards a Hint selected carry the reading it chose (the board's data-hint-combo, its
+    // chip marked): played as they stand, they are played as that reading.
+    // A hint's board comes whole (a new #board): its selection is the hint's, noted once (the
+    // frames after it, a selection's reading among them, leave the player's own taps).
+    var hinted = { version: null, key: "", cards: "" };
+    var noted = new WeakMap();
+    function noteHint(b, codes) {
+      if (!b.dataset.hintCombo || noted.get(b) === b.dataset.hintCombo) return;
+      noted.set(b, b.dataset.hintCombo);
+      hinted = { version: b.dataset.version, key: b.dataset.hintCombo, cards: codes.slice().sort().join(" ") };
+    }
+    function hintedReading(codes, found) {
+      var b = board();
+      if (found.length < 2 || !b || hinted.version !== b.dataset.version) return null;
+      if (codes.slice().sort().join(" ") !== hinted.cards) return null;
+      return found.filter(function (p) {
+        return p.combo.kind + ":" + p.combo.low + ":" + p.combo.high === hinted.key;
+      })[0] || null;
+    }
+
     function showReadings(found) {
       var box = document.getElementById("readings");
       if (!box) return;
@@ -230,7 +250,10 @@
       if (!form || !form.querySelector("[data-play]")) return;
       var codes = selectedCodes();
       if (!codes.length) { toast(page().dataset.reasonNone); return; }
-      if (readingsOf(codes).length > 1) {
+      var found = readingsOf(codes);
+      var pick = hintedReading(codes, found);
+      if (pick) { setCombo(pick.combo); send(form); return; }
+      if (found.length > 1) {
         // Several readings: the chips above the hand say which one is meant.
         toast(page().dataset.reasonAmbiguous);
         var first = document.querySelector("#readings .reading-chip");
@@ -289,6 +312,7 @@
         var b = board();
         if (!b) return;
         var marked = cards().filter(function (c) { return c.classList.contains("is-selected"); });
+        noteHint(b, marked.map(function (c) { return c.dataset.card; }));
         if (!marked.length && kept.version === b.dataset.version && kept.cards.length) {
           // A refused play: the board is unchanged, and so is the selection.
           cards().forEach(function (c) {
@@ -335,6 +359,8 @@
     if (call("intercept")) { evt.preventDefault(); evt.stopPropagation(); return; }
     var btn = evt.target.closest(".hand__card");
     if (btn) { tapCard(btn); return; }
+    if (evt.target.closest("[data-summary-close]")) { showSummary(false, true); return; }
+    if (evt.target.closest("[data-summary-open]")) { showSummary(true, true); return; }
     if (call("click", evt)) return;
     // The Hint button (the board itself names the hint it shows: data-hint, no button).
     if (evt.target.closest("button[data-hint]")) {
@@ -369,6 +395,13 @@
   // focused card like a click); the game's own keys after that.
   document.addEventListener("keydown", function (evt) {
     if (call("intercept")) { evt.preventDefault(); return; }
+    // Esc closes the table's menu if it is open, else hides a summary on screen.
+    if (evt.key === "Escape") {
+      var menu = document.querySelector(".table-menu[open]");
+      if (menu) { menu.open = false; menu.querySelector("summary").focus(); evt.preventDefault(); return; }
+      var box = summaryBox();
+      if (box && !box.classList.contains("is-closed")) { showSummary(false, true); evt.preventDefault(); return; }
+    }
     var card = (evt.target.closest && evt.target.closest(".hand__card")) || null;
     if (card && (evt.key === "ArrowRight" || evt.key === "ArrowLeft")) {
       evt.preventDefault();
@@ -401,17 +434,60 @@
   }
 
   // A summary that has just opened starts at its top, the verdict in view, however long it
-  // is; its first button takes the focus without scrolling the panel to it.
+  // is; its first button takes the focus without scrolling the panel to it. One the player
+  // hid stays hidden through the frames that bring it again (until the next deal).
   function openSummary() {
     var panel = document.querySelector("#board .summary__panel");
-    if (!panel || panel.dataset.opened) return false;
+    if (!panel) { hidden.key = null; return false; }
+    placeSummary();
+    var hide = hidden.key !== null && hidden.key === summaryKey();
+    showSummary(!hide, false);
+    if (panel.dataset.opened) return false;
     panel.dataset.opened = "1";
+    if (hide) return false;
     var active = document.activeElement;
     var first = panel.querySelector(".button-row .btn");
     if (first && (!active || active === document.body || !panel.contains(active))) first.focus({ preventScroll: true });
     panel.scrollTop = 0;
     return true;
   }
+
+  // The summary as a dialog: × or Esc hides it (the table, its menu and Leave are there
+  // again), a button at the bottom of the window shows it again. It sits below the table's
+  // bar (--summary-top, the bar's bottom in the window), so the menu stays in reach.
+  var hidden = { key: null };
+  function summaryBox() { return document.querySelector("#board .summary"); }
+  function summaryKey() {
+    var box = summaryBox();
+    var title = box && box.querySelector("h2");
+    return title ? title.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  function showSummary(show, focus) {
+    var box = summaryBox();
+    if (!box) return;
+    var panel = box.querySelector(".summary__panel");
+    var again = box.querySelector("[data-summary-open]");
+    box.classList.toggle("is-closed", !show);
+    if (panel) panel.hidden = !show;
+    if (again) again.hidden = show;
+    hidden.key = show ? null : summaryKey();
+    if (!focus) return;
+    if (show) {
+      placeSummary();
+      var first = panel && panel.querySelector(".button-row .btn");
+      if (first) first.focus({ preventScroll: true });
+    } else if (again) {
+      again.focus({ preventScroll: true });
+    }
+  }
+  function placeSummary() {
+    var box = summaryBox();
+    var bar = document.querySelector(".table-toolbar");
+    if (!box || !bar) return;
+    box.style.setProperty("--summary-top", Math.max(0, Math.round(bar.getBoundingClientRect().bottom)) + "px");
+  }
+  window.addEventListener("scroll", placeSummary, { passive: true });
+  window.addEventListener("resize", placeSummary);
 
   // A board the socket sent is marked: the page's own first board can be overtaken by the
   // connect snapshot a moment later (which also clears the toast), so whoever acts on the

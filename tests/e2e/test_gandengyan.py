@@ -403,3 +403,29 @@ def test_four_seats_sit_right_top_left_and_settings_start_a_new_session(
     expect(page.locator(".seat")).to_have_count(1)
     page.goto(f"{site_url}/en/matches/")
     expect(page.locator(".list-table tbody tr")).to_have_count(2)
+
+
+def test_a_hinted_joker_play_that_reads_two_ways_plays_as_it_stands(page, site_url, site_shell):
+    """9♥ 10♣ and the red joker read as 8–10 or 9–J: Hint selects them with its reading (its
+    chip marked), and Play plays that reading (it asked to choose one)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, site_url, seats="3", draw="all")
+    skip_deal(page)
+    wait_for_turn_or_settlement(page)
+    arrange(
+        site_shell,
+        code_of(page),
+        [["9H", "TC", "RJ"], ["4S", "5S", "6S", "QC", "JD"], ["4H", "9C", "QH", "QS", "5D"]],
+    )
+    page.reload()
+    skip_deal(page)
+    wait_for_turn_or_settlement(page)
+    page.get_by_test_id("hint").click()
+    page.wait_for_selector("#board[data-hint=play]")
+    expect(page.locator(".hand__card.is-selected")).to_have_count(3)
+    chips = page.get_by_test_id("reading")
+    expect(chips).to_have_count(2)
+    expect(page.locator(".reading-chip.is-suggested")).to_have_count(1)
+    page.get_by_test_id("play").click()
+    expect(page.get_by_test_id("settlement")).to_be_visible()
+    expect(page.locator("#toast .toast__msg")).to_have_count(0)

@@ -406,3 +406,16 @@ def test_a_thrown_in_deal_is_in_the_replay_and_the_deal_played_is_shown(user):
     shown_kitty = re.search(r'data-testid="replay-kitty">(.*?)</p>', played, re.S).group(1)
     assert set(CARD.findall(shown_kitty)) == set(kitty)
     assert set(hands[0]) <= set(CARD.findall(played.split('data-testid="replay-kitty"')[0]))
+
+
+def test_each_joker_has_one_glyph_in_the_hand_and_in_the_counter(user):
+    """The black joker is ★ on its card and ★ in the counter of unseen cards (it was ☆
+    there); the red one the same, its colour tells them apart."""
+    table = services.create_table(user, "doudizhu", "easy")
+    html, _v = views_live.snapshot(str(table.code), user, "en")
+    counter = re.search(r'<ol id="counter".*?</ol>', html, re.S).group(0)
+    glyphs = dict(re.findall(r'data-rank="(BJ|RJ)"[^>]*><span>([^<]*)</span>', counter))
+    from games.tables.common import Card
+
+    assert glyphs == {"BJ": Card("BJ").rank, "RJ": Card("RJ").rank} == {"BJ": "★", "RJ": "★"}
+    assert "☆" not in html

@@ -414,3 +414,31 @@ def test_an_outsider_sees_the_open_table_only_and_cannot_act(owner):
     html, _ = views_live.handle(table.code, outsider, "en", {"action": "pass", "version": "1"})
     assert "not seated at this table" in html
     assert GAME.to_json(state_of(table)) == GAME.to_json(state)
+
+
+@pytest.mark.django_db
+def test_a_seat_that_passed_shows_its_pass_not_also_not_played_yet(owner):
+    """A seat that has not played a card this round and has just passed shows its pass (the
+    newer fact), not "not played yet" beside it."""
+    rng = random.Random(7)
+    table = services.create_table(owner, "gandengyan", "easy", {"draw": "all"}, seats=3)
+    seen = 0
+    for _ in range(300):
+        services.run_bots(table.code)
+        state = state_of(table)
+        html, _ = views_live.snapshot(table.code, owner, "en")
+        parts = re.findall(r"<!--region (seat-\d)-->(.*?)<!--/region \1-->", html, re.S)
+        parts += re.findall(r"<!--region (me-info)-->(.*?)<!--/region \1-->", html, re.S)
+        for name, part in parts:
+            if "badge--pass" in part:
+                assert "badge--spring" not in part, name
+                seen += 1
+        if GAME.hand_over(state):
+            services.start_next_hand(table.code, owner, table.version)
+            continue
+        services.submit_action(
+            table.code, owner, rng.choice(GAME.legal_actions(state, 0)), table.version
+        )
+        if seen > 5:
+            break
+    assert seen, "no seat passed"

@@ -81,3 +81,24 @@ def test_only_a_finished_hand_of_ones_own_table_is_dealt_again(client):
     assert Table.objects.count() == 1
     engine = table_game("gongzhu").engine
     assert engine.hand_over(engine.from_json(table.state))
+
+
+def test_the_first_time_column_names_who_sat_there_the_first_time(client):
+    """Mei sat in seat 0 the first time; dealt again, a computer player holds her cards: the
+    row shows its name, and the first time's score carries hers (it carried the computer's)."""
+    user, mei = player("ren"), player("mei", display="Mei")
+    source = services.create_table(user, "gongzhu", "normal")
+    seats = {s.index: s for s in source.seats.all()}
+    Seat.objects.filter(pk=seats[0].pk).update(user=mei, kind=Seat.Kind.PERSON, autoplay=True)
+    Seat.objects.filter(pk=seats[1].pk).update(user=user, kind=Seat.Kind.PERSON)
+    source = finish_hand(services.get_table(source.code), user)
+    client.force_login(user)
+    client.post(reverse("games:same_deal", kwargs={"code": source.code, "number": 1}))
+    again = finish_hand(Table.objects.exclude(pk=source.pk).get(owner=user), user)
+    rows = views_live.board_context(again, user)["same_deal"]["rows"]
+    assert rows[-1]["first_name"] == "Mei" != rows[-1]["name"]  # seat 0 there is the last here
+    assert rows[0]["first_name"] == rows[0]["name"]  # the player, both times
+    html, _version = views_live.snapshot(str(again.code), user, "en")
+    table = html[html.index('data-testid="same-deal"') :]
+    last = table.split("<tr")[-1]
+    assert "Mei" in last and rows[-1]["name"] in last

@@ -22,6 +22,7 @@ from games.tables.common import (
     Card,
     HandCard,
     Play,
+    card_name,
     result_rows,
     selection_reading,
     standings,
@@ -209,7 +210,9 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "stake": multiplier.get("stake", 0),
         "unseen": [
             {
-                "rank": "★" if r == "RJ" else ("☆" if r == "BJ" else ("10" if r == "T" else r)),
+                # A joker's glyph is its card's (★ both, told apart by colour and name).
+                "rank": Card(r).rank if r in ("BJ", "RJ") else ("10" if r == "T" else r),
+                "name": card_name(r) if r in ("BJ", "RJ") else "",
                 "code": r,
                 "count": unseen.get(r, 0),
             }

@@ -212,7 +212,8 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
                 "total": totals[s],
                 "dealer": view.get("dealer") == s,
                 "to_move": not over and turn == s,
-                "spring": s in not_played and not over,
+                # Not played yet, unless the seat has just passed: the pass is the newer fact.
+                "spring": s in not_played and not over and not (s in latest and latest[s].passed),
                 "latest": latest.get(s),
                 "winner": over and view.get("winner") == s,
             }
