@@ -7,8 +7,8 @@ player's (not kept: guests have no rating until they sign up), a computer player
 fixed rating of its level. Places come from the match totals (higher is better; ties share a
 place); a person who left the match before its end shares the last place, and the person who
 resigned a match that has an end (the last person in it leaving, at a table for people) comes
-after everyone still playing, before those who had left. A session without an end (Gan Deng Yan) ended by its player is ranked by its
-totals, and rated only once a round of it was played.
+after everyone still playing, before those who had left. A session without an end (Gan Deng
+Yan) ended by its player is ranked by its totals, and rated only once a round of it was played.
 
 The computer players' ratings are anchored on the measured ladder (``botmatch``: easy < normal
 < hard in every game, each step with an interval above zero), so beating Hard counts for more
@@ -19,8 +19,8 @@ a match that went better than the model expected, down after one that went worse
 cautious ``μ − 3σ``, which rose after a loss while σ shrank faster than μ fell: 1000 → 1028 for
 third of four behind a Normal bot; players read that as a bug, as they would on lichess or
 BGA.) A rating is provisional until σ falls to ``SETTLED_SIGMA`` (about five matches); the
-leaderboards list settled ratings only, ranked by the figure shown. ``recompute`` replays every rated match in order from the
-stored places and reaches exactly the ratings kept.
+leaderboards list settled ratings only, ranked by the figure shown. ``recompute`` replays every
+rated match in order from the stored places and reaches exactly the ratings kept.
 """
 
 from __future__ import annotations
