@@ -101,7 +101,7 @@ def test_english_writes_percent_without_a_space_and_german_with_one():
     with translation.override("en"):
         assert gettext(msgid) % values == "3 of 12 (25%)"
     with translation.override("de"):
-        assert gettext(msgid) % values == "3 von 12 (25 %)"
+        assert gettext(msgid) % values == "3 von 12 (25\u00a0%)"  # kept together on a line
 
 
 @pytest.mark.parametrize(("value", "shown"), [(-1000, "−1000"), (200, "+200"), (0, "0")])

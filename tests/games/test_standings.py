@@ -98,7 +98,7 @@ def test_each_game_counts_what_its_players_care_about():
             "Pig taken": "1 of 2 (50%)",
             "All hearts collected": "0 of 2 (0%)",
             "Goat won": "1 of 2 (50%)",
-            "Average per hand": "+0",
+            "Average per hand": "0",
         }
         ddz = table_game("doudizhu").facts(
             [
@@ -185,3 +185,11 @@ def test_the_match_count_leaves_out_a_deal_played_again(client):
     services.create_same_deal_table(mei, table, again, 0)
     row = next(r for r in standings.player_context(mei)["rows"] if r["game"] == "doudizhu")
     assert row["matches"] == row["rated"] == 1
+
+
+def test_a_players_average_is_signed_with_a_true_minus():
+    """'Schnitt pro Runde -77' stood beside '−1000' on the same site."""
+    from games.registry import table_game
+
+    facts = table_game("gongzhu").facts([([{"score": -77}], 0), ([{"score": -76}], 0)])
+    assert {f["label"]: f["value"] for f in facts}["Average per hand"] == "\u221276"

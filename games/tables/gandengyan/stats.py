@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.tables.common import share
+from games.templatetags.numbers import signed
 
 
 def facts(hands: list[tuple[list, int]]) -> list[dict]:
@@ -20,6 +21,6 @@ def facts(hands: list[tuple[list, int]]) -> list[dict]:
         {"label": _("Springs"), "value": str(springs)},
         {
             "label": _("Average per round"),
-            "value": f"{sum(b[seat].get('score', 0) for b, seat in hands) / len(hands):+.0f}",
+            "value": signed(round(sum(b[seat].get("score", 0) for b, seat in hands) / len(hands))),
         },
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.tables.common import share
+from games.templatetags.numbers import signed
 
 
 def facts(hands: list[tuple[list, int]]) -> list[dict]:
@@ -27,6 +28,6 @@ def facts(hands: list[tuple[list, int]]) -> list[dict]:
         },
         {
             "label": _("Average per hand"),
-            "value": f"{sum(b.get('score', 0) for b in mine) / len(mine):+.0f}",
+            "value": signed(round(sum(b.get("score", 0) for b in mine) / len(mine))),
         },
     ]
