@@ -3,11 +3,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from cardsite.accounts import throttle
 from cardsite.accounts.models import Profile
 from cardsite.middleware import client_ip
+
+# Django's own sentence under the password confirmation, which its German catalog words
+# impersonally ("Bitte das selbe Passwort ..."): this project's catalog says it with "du"
+# (the project's catalog is searched first). Named here so that makemessages keeps it.
+gettext_noop("Enter the same password as before, for verification.")
 
 
 class SignupForm(UserCreationForm):

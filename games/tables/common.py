@@ -215,10 +215,10 @@ def selection_reading(view: dict, cards: list, legal: list, readings, label) -> 
 
 
 def share(count: int, total: int) -> str:
-    """A count out of a total, with its share: "3 of 12 (25 %)"; a dash when there is none."""
+    """A count out of a total, with its share: "3 of 12 (25%)" (German: "3 von 12 (25 %)"); a dash when there is none."""
     if not total:
         return "–"
-    return _("%(count)s of %(total)s (%(percent)s %%)") % {
+    return _("%(count)s of %(total)s (%(percent)s%%)") % {
         "count": count,
         "total": total,
         "percent": round(100 * count / total),

@@ -96,8 +96,12 @@ def test_refusals_read_as_sentences(lang, code, params, said):
 
 
 def test_english_writes_percent_without_a_space_and_german_with_one():
-    msgid = "%(count)s of %(total)s (%(percent)s %%)"
+    from games.tables.common import share
+
+    msgid = "%(count)s of %(total)s (%(percent)s%%)"
     values = {"count": 3, "total": 12, "percent": 25}
+    with translation.override("en"):
+        assert share(3, 12) == "3 of 12 (25%)"
     with translation.override("en"):
         assert gettext(msgid) % values == "3 of 12 (25%)"
     with translation.override("de"):
