@@ -110,16 +110,18 @@ LOCALES = {"en": "en-GB", "de": "de-DE"}
 @pytest.fixture
 def browser_in(browser):
     """``browser_in(lang)``: a new person's page in a browser of their own (cookies, sockets)
-    whose own language is ``lang``; every context is closed after the test."""
+    whose own language is ``lang`` (None: the browser's default); every context is closed
+    after the test."""
     contexts = []
 
-    def new(lang, viewport=None):
-        locale = LOCALES[lang]
-        context = browser.new_context(
-            viewport=viewport or {"width": 1280, "height": 900},
-            locale=locale,
-            extra_http_headers={"Accept-Language": f"{locale},{lang};q=0.9"},
-        )
+    def new(lang=None, viewport=None):
+        options = {"viewport": viewport or {"width": 1280, "height": 900}}
+        if lang is not None:
+            locale = LOCALES[lang]
+            options.update(
+                locale=locale, extra_http_headers={"Accept-Language": f"{locale},{lang};q=0.9"}
+            )
+        context = browser.new_context(**options)
         contexts.append(context)
         return context.new_page()
 

@@ -18,7 +18,6 @@ import sys
 import uuid
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -100,19 +99,9 @@ def _shell(env, code: str) -> str:
 
 
 @pytest.fixture
-def person(browser):
+def person(browser_in):
     """A new person: their own browser context (cookies, sockets), closed after the test."""
-    contexts = []
-
-    def new(viewport=DESKTOP):
-        context = browser.new_context(viewport=viewport)
-        contexts.append(context)
-        return context.new_page()
-
-    yield new
-    for context in contexts:
-        with contextlib.suppress(PlaywrightError):
-            context.close()
+    return lambda viewport=DESKTOP: browser_in(viewport=viewport)
 
 
 def sign_up(page, site_url, prefix, lang="en"):
