@@ -1,9 +1,11 @@
 """Browser tests: Playwright for Python driving Debian's Chromium against a real daphne."""
 
+import contextlib
 import os
 import shutil
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.servers import daphne, fresh_database
 
@@ -99,6 +101,34 @@ def phone_page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+# A browser's own language: what navigator.language says and the Accept-Language it sends.
+LOCALES = {"en": "en-GB", "de": "de-DE"}
+
+
+@pytest.fixture
+def browser_in(browser):
+    """``browser_in(lang)``: a new person's page in a browser of their own (cookies, sockets)
+    whose own language is ``lang`` (None: the browser's default); every context is closed
+    after the test."""
+    contexts = []
+
+    def new(lang=None, viewport=None):
+        options = {"viewport": viewport or {"width": 1280, "height": 900}}
+        if lang is not None:
+            locale = LOCALES[lang]
+            options.update(
+                locale=locale, extra_http_headers={"Accept-Language": f"{locale},{lang};q=0.9"}
+            )
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new
+    for context in contexts:
+        with contextlib.suppress(PlaywrightError):
+            context.close()
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -18,7 +18,6 @@ import sys
 import uuid
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -34,13 +33,15 @@ CARD_RE = re.compile(r'data-card="([^"]+)"')
 VERSION_RE = re.compile(r'id="board"[^>]*data-version="(\d+)"|data-version="(\d+)"[^>]*id="board"')
 
 # What a page may do now, read in one go from its board: "done" (the hand's or round's
-# summary is up), "expose" (Gong Zhu's exposure form), "play" (the player's turn), or "".
+# summary is up), "expose" (Gong Zhu's exposure form), "bid" (Dou Dizhu's bids), "play" (the
+# player's turn), or "".
 READY = """() => {
   const b = document.getElementById('board');
   if (!b || !b.dataset.synced || b.classList.contains('waiting-room')) return '';
   const shown = e => !!e && e.getClientRects().length > 0;
   if (shown(b.querySelector('.summary__panel'))) return 'done';
   if (shown(b.querySelector('#exposure-form'))) return 'expose';
+  if (shown(b.querySelector('[data-testid=bids]'))) return 'bid';
   if (b.classList.contains('is-my-turn')
       && (b.querySelector('.hand__card.is-playable') || shown(b.querySelector('[data-testid=play]'))))
     return 'play';
@@ -98,19 +99,9 @@ def _shell(env, code: str) -> str:
 
 
 @pytest.fixture
-def person(browser):
+def person(browser_in):
     """A new person: their own browser context (cookies, sockets), closed after the test."""
-    contexts = []
-
-    def new(viewport=DESKTOP):
-        context = browser.new_context(viewport=viewport)
-        contexts.append(context)
-        return context.new_page()
-
-    yield new
-    for context in contexts:
-        with contextlib.suppress(PlaywrightError):
-            context.close()
+    return lambda viewport=DESKTOP: browser_in(viewport=viewport)
 
 
 def sign_up(page, site_url, prefix, lang="en"):
@@ -277,7 +268,7 @@ def play_together(people, act, check=None, until=None, limit=400):
             return states
         if until is None and all(s == "done" for s in states.values()):
             return states
-        acting = [i for i, s in states.items() if s in ("play", "expose")]
+        acting = [i for i, s in states.items() if s in ("play", "bid", "expose")]
         for i in acting:
             act(people[i], states[i])
         if not acting:
