@@ -1,8 +1,9 @@
 """The journey matrix: every game of the registry, as people play it, in both languages, with
 browsers of both languages, through every page a finished hand leads to.
 
-A journey plays a whole hand through the page at zero pause with a person's moves (Hint,
-then Play or Pass; the bid Hint marks; "Expose nothing"), then opens the hand's review (it
+A journey plays a whole hand through the page at zero pause with a person's moves (a card
+tapped and tapped again where a play is one card; the lowest card led where plays take
+several; otherwise Hint, then Play or Pass; the highest bid; "Expose nothing"), then opens the hand's review (it
 must show figures for the person's decisions), the score sheet with its chart, the replay,
 "Play this deal again" (a table that asks for the person's move) and, for a signed-up player,
 after leaving the match (which rates it), their own page with its rating chart. On each of
