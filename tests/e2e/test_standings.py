@@ -24,7 +24,7 @@ for name in ["Mei", "Jonas", "Lina", "Kai"]:
     u = get_user_model().objects.create_user(f"{{name.lower()}}-{{tag}}", password="Kartenspiel-2026")
     Profile.objects.create(user=u, display_name=f"{{name}} {{tag[:3]}}")
     users.append(u)
-for n in range(24):
+for n in range(40):  # ten rated matches each: ratings settle, the leaderboards list them
     u = users[n % 4]
     for game in ("gongzhu", "doudizhu"):
         t = services.create_table(u, game, ("easy", "normal", "hard")[n % 3])
@@ -62,7 +62,7 @@ def test_a_player_finds_their_ratings_and_the_leaderboard(
     expect(page.locator("h1")).to_have_text(f"Mei {tag[:3]}")
     gongzhu = page.get_by_test_id("standing-gongzhu")
     expect(gongzhu.get_by_test_id("rating-gongzhu")).to_have_text(re.compile(r"^\d{3,4}$"))
-    expect(gongzhu).to_contain_text("after 6 rated matches")
+    expect(gongzhu).to_contain_text("after 10 rated matches")
     expect(gongzhu.locator("svg.chart polyline")).to_have_count(1)
     expect(page.get_by_test_id("standing-gandengyan")).to_contain_text("No rating yet")
     expect(page.get_by_test_id("facts-doudizhu")).to_contain_text("Won as landlord")
@@ -92,7 +92,7 @@ def test_a_player_finds_their_ratings_and_the_leaderboard(
     audit.check(phone_page, "leaderboard (de, phone)")
     phone_page.get_by_test_id("leaderboard").get_by_role("link", name=f"Mei {tag[:3]}").click()
     expect(phone_page.get_by_test_id("standing-gongzhu")).to_contain_text(
-        "nach 6 gewerteten Partien"
+        "nach 10 gewerteten Partien"
     )
     expect(phone_page.get_by_test_id("standing-gandengyan")).to_contain_text("Noch keine Wertung")
     phone_page.screenshot(
