@@ -264,8 +264,10 @@ def test_load_move_bids_passes_and_leads():
 
 
 def test_all_pass_throws_the_deal_in_and_says_so(user, settings):
-    settings.GAME_PACING = True  # the bots' bids stay due: the new deal is still bidding
-    table = services.create_table(user, "doudizhu", "easy")
+    # Hard's bids are thought out in the driver's workers, so they stay due: the new deal is
+    # still bidding (Easy's came in the same transaction, and a bot's 3 could end it).
+    settings.GAME_PACING = True
+    table = services.create_table(user, "doudizhu", "hard")
     state = GAME.to_json(GAME.new_match(seed=int(table.seed)))
     state.update(bids=[[1, 0], [2, 0]], turn=0)
     table.state = state
