@@ -85,6 +85,21 @@ def same_shape(logged: dict, legal: list[dict]) -> bool:
     return key(logged) in {key(a) for a in legal}
 
 
+def every_form_reads_as_its_legal_action(game, engine, state, seat, legal, rng) -> None:
+    """Every legal action, sent in each form the page can send it (its cards in two tap
+    orders, with its reading chosen or, where the cards alone say it, without), is read by
+    the engine as that legal action: the shape the log keeps."""
+    for action in legal:
+        canonical = engine.read(state, seat, action)
+        assert same_shape(canonical, [action]) and canonical == engine.read(state, seat, canonical)
+        for _ in range(2):
+            data = page_frame(game, engine, state, seat, action, rng)
+            sent = table_game(game).action_from_frame(data)
+            read = engine.read(state, seat, sent)
+            assert same_shape(read, [action]), (action, data, read)
+            assert read == engine.read(state, seat, read)  # read once, read for good
+
+
 def play_as_a_person(table: Table, user, rng: random.Random) -> list[tuple[dict, list]]:
     """The person plays their seat to the end of the hand with random legal moves sent as the
     page sends them; the computer plays the rest. Each logged person's move with the legal
@@ -103,6 +118,7 @@ def play_as_a_person(table: Table, user, rng: random.Random) -> list[tuple[dict,
             services.run_bots(code, limit=1)
             continue
         legal = engine.legal_actions(state, seat)
+        every_form_reads_as_its_legal_action(game, engine, state, seat, legal, rng)
         data = page_frame(game, engine, state, seat, rng.choice(legal), rng)
         data["version"] = str(table.version)
         before = ActionLog.objects.filter(table=table).count()
