@@ -52,6 +52,21 @@ GERMAN = [
         "Enter the same password as before, for verification.",
         "Gib zur Bestätigung dasselbe Passwort noch einmal ein.",
     ),
+    (
+        None,
+        "The example needs hands, played and scores for every seat.",
+        "Das Beispiel braucht „hands“, „played“ und „scores“ für jeden Platz.",
+    ),
+    (
+        None,
+        "Pass automatically when nothing can beat the table",
+        "Automatisch passen, wenn nichts den Tisch schlägt",
+    ),
+    (
+        None,
+        "Choose a turn timer: off, 30 seconds, 1 minute or 2 minutes.",
+        "Wähle eine Zugzeit: keine, 30 Sekunden, 1 Minute oder 2 Minuten.",
+    ),
     ("seat has passed", "Pass", "Gepasst"),
     (None, "Pass", "Passen"),
     ("score chip", "Hand", "Diese Runde"),
@@ -88,11 +103,14 @@ def test_a_thrown_in_deal_is_counted_as_a_spiel(n, german):
             "Follow with the same kind (airplane), a bomb or the rocket.",
         ),
         ("en", "bad_reaction", {}, "That reaction is not available at this table."),
+        ("en", "malformed", {}, "That move was not understood. Please reload the page."),
+        ("en", "bad_timer", {}, "Choose a turn timer: off, 30 seconds, 1 minute or 2 minutes."),
     ],
 )
 def test_refusals_read_as_sentences(lang, code, params, said):
     with translation.override(lang):
-        assert refusal(code, params, "doudizhu" if code != "bad_reaction" else None) == said
+        game = "doudizhu" if code in ("does_not_beat", "wrong_kind") else None
+        assert refusal(code, params, game) == said
 
 
 def test_english_writes_percent_without_a_space_and_german_with_one():
@@ -229,3 +247,10 @@ def test_players_with_the_same_total_share_their_place():
     for name in ("gongzhu", "doudizhu"):
         summary = (settings.BASE_DIR / "templates" / "games" / name / "_summary.jinja").read_text()
         assert 'value="{{ r.place }}"' in summary  # the list's numbers are the places
+
+
+@pytest.mark.django_db
+def test_the_footer_promises_fair_shuffling_in_german(client):
+    """'Faire Karten' (L16) for 'Fair deals': it is the shuffling that is fair."""
+    page = client.get("/de/").content.decode()
+    assert "Faires Mischen" in page and "Faire Karten" not in page
