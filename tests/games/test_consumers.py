@@ -1,6 +1,7 @@
 """The table's live channel through the real ASGI stack."""
 
 import json
+import os
 import random
 import re
 import time
@@ -170,6 +171,9 @@ async def test_stale_and_out_of_turn_moves_are_refused_and_change_nothing():
     await comm.disconnect()
 
 
+@pytest.mark.skipif(
+    bool(os.environ.get("DATABASE_URL")), reason="SQLite's lock: the default database only"
+)
 async def test_a_move_sqlite_refuses_as_locked_is_tried_again_not_lost(monkeypatch):
     """SQLite's "database is locked" under a person's move (met while the review worker
     wrote, findings 1.13) closed the socket and lost the move; the call is tried again."""
