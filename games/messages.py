@@ -28,6 +28,9 @@ def _shared(code: str) -> str | None:
         "hand_over": _("The hand is over. Start the next hand to play on."),
         "no_such_table": _("There is no such table."),
         "bad_level": _("Choose easy, normal or hard."),
+        "no_level_here": _(
+            "At a table for people, each computer player's level is chosen before the match."
+        ),
         "bad_frame": _("That message was not understood."),
         "bad_seats": _("This game cannot be played with that many players."),
         "bad_options": _("Those table settings are not available."),

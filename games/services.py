@@ -753,6 +753,13 @@ def set_level(code, user, level: str) -> Table:
         raise Refused("bad_level")
     with transaction.atomic():
         table, _seat = _locked_seat(code, user)
+        if table.shared:
+            # A table for people has no level: each computer seat's was chosen before the
+            # match. Refused, so that it cannot bump the version and make the others' moves
+            # stale (the outside review sent 40: v5 -> v44).
+            raise Refused("no_level_here")
+        if table.level == level:
+            return table  # nothing changes: no new version, no notice
         table.level = level
         table.version += 1
         table.save(update_fields=["level", "version", "updated_at"])

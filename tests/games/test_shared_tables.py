@@ -247,6 +247,29 @@ def test_fast_forward_is_refused_while_another_person_waits():
     assert refused.value.code == "others_waiting"
 
 
+def test_a_level_frame_at_a_table_for_people_is_refused_and_moves_no_version():
+    """Any seated person could send {"action": "level"} there: it changed nothing but the
+    version, so the other person's move came back stale (40 frames: v5 -> v44)."""
+    table, ren, mia = two_people("gongzhu")
+    before = fresh(table).version
+    for level in ("hard", "easy", "hard"):
+        html, _version = views_live.handle(
+            str(table.code), ren, "de", {"action": "level", "level": level}
+        )
+        assert "vor der Partie gewählt" in html
+    assert fresh(table).version == before
+
+
+def test_choosing_the_level_a_table_has_changes_nothing():
+    ren = user("ren")
+    table = services.create_table(ren, "gongzhu", "normal")
+    before = fresh(table).version
+    services.set_level(table.code, ren, "normal")
+    assert fresh(table).version == before  # no new version, nobody's move made stale
+    services.set_level(table.code, ren, "hard")
+    assert fresh(table).version == before + 1 and fresh(table).level == "hard"
+
+
 # ---------------------------------------------------------------- timers and auto-play
 
 
