@@ -265,7 +265,8 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEVELOPMENT
 WHITENOISE_AUTOREFRESH = DEVELOPMENT
 
-# E-mail: the console by default, SMTP when EMAIL_HOST is set.
+# E-mail: SMTP when EMAIL_HOST is set; otherwise the console in development and, in
+# production, a redacted line in the log (cardsite/mail.py).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -273,8 +274,12 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
-else:
+elif DEVELOPMENT:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    # Production without a mail server: a redacted line in the log, never the message (a
+    # password-reset link in the log is a key to the account).
+    EMAIL_BACKEND = "cardsite.mail.NotSentBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
 
 # Production hardening; `manage.py check --deploy` passes without warnings when DEBUG is off.

@@ -6,6 +6,7 @@ to start without ``SECRET_KEY`` or ``ALLOWED_HOSTS``, with a sentence naming wha
 """
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -149,3 +150,45 @@ def test_the_redis_channel_layer_parses_replies_in_c():
     from redis.asyncio.connection import Connection
 
     assert Connection()._parser.__class__ is _AsyncHiredisParser
+
+
+# A password reset asked for on a production process with no mail server, as daphne serves it.
+RESET = textwrap.dedent(
+    """
+    import django
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("mei", "mei@example.com", "Kartenspiel-2026")
+    from django.conf import settings
+    print("backend", settings.EMAIL_BACKEND)
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        "/en/accounts/password/reset/", {"email": "mei@example.com"}, secure=True
+    )
+    print("status", response.status_code)
+    """
+)
+
+
+def test_production_without_a_mail_server_never_logs_the_reset_link(tmp_path):
+    """DEBUG=0 without EMAIL_HOST wrote the whole mail to the log: a working reset link
+    (findings 3.1). Now one redacted line says it was not sent."""
+    result = run(
+        RESET,
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": PRODUCTION_KEY,
+            "ALLOWED_HOSTS": "testserver",
+            "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    said = result.stdout + result.stderr
+    assert "status 302" in said
+    assert "mail not sent" in said and "…@example.com" in said
+    assert "/password/reset/" not in said.replace("/en/accounts/password/reset/ ", "")
+    assert "mei@example.com" not in said and "Subject:" not in said
+    assert not re.search(r"/reset/[\w-]+/[\w-]+-[\w]+/", said)  # no uid/token anywhere
