@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import driver, services, views_live
+from games import driver, services, views, views_live
 from games.models import ActionLog, Presence, Seat, Table
 from games.registry import table_game, table_games
 from tests.games.test_races import at_once
@@ -268,6 +268,33 @@ def test_choosing_the_level_a_table_has_changes_nothing():
     assert fresh(table).version == before  # no new version, nobody's move made stale
     services.set_level(table.code, ren, "hard")
     assert fresh(table).version == before + 1 and fresh(table).level == "hard"
+
+
+def test_table_codes_cannot_be_guessed_by_the_hundred():
+    """Codes were tried 170 a second from one client (findings 3.5): a visitor gets ten a
+    minute, an address thirty; beyond, a translated refusal and no lookup."""
+    table, ren, _mia = two_people("gandengyan")
+    guesser = Client()
+    guesser.force_login(user("eve"))
+    for _ in range(views.JOIN_CODES_PER_CLIENT):
+        page = guesser.post("/de/tables/join/", {"code": "zzzzzz"}, follow=True).content.decode()
+        assert "Zu viele Codes" not in page
+    page = guesser.post("/de/tables/join/", {"code": "zzzzzz"}, follow=True).content.decode()
+    assert "Zu viele Codes ausprobiert" in page
+    # Even the right code now waits: the guesser learns nothing from the refusal.
+    right = guesser.post("/de/tables/join/", {"code": table.short_code}, follow=True)
+    assert "Zu viele Codes ausprobiert" in right.content.decode()
+    # Other visitors from the same address share its larger allowance, then it ends too.
+    refused = 0
+    for n in range(views.JOIN_CODES_PER_ADDRESS):
+        other = Client()
+        other.force_login(user(f"eve{n}"))
+        said = other.post("/en/tables/join/", {"code": "zzzzzz"}, follow=True).content.decode()
+        refused += "Too many codes tried" in said
+    # The address had room for thirty; the guesser's ten counted there (a refused try is
+    # given back), so the others had twenty.
+    allowed = views.JOIN_CODES_PER_ADDRESS - refused
+    assert allowed == views.JOIN_CODES_PER_ADDRESS - views.JOIN_CODES_PER_CLIENT
 
 
 # ---------------------------------------------------------------- timers and auto-play
