@@ -227,6 +227,7 @@ http {{
 command={self.python} -m daphne -v 0 -b 127.0.0.1 -p {port} cardsite.asgi:application
 directory={ROOT}{environment}
 autorestart=true
+priority=200
 startsecs=2
 stopsignal=TERM
 stopwaitsecs={self.grace + 15}
@@ -257,10 +258,13 @@ serverurl=unix://{state}/supervisor.sock
 {chr(10).join(programs)}
 [group:daphne]
 programs={names}
+; nginx (100) starts first and stops last: the daphne processes drain behind it.
+priority=200
 
 [program:nginx]
 command={self.nginx} -c {self.nginx_conf} -e {logs}/nginx-error.log
 autorestart=true
+priority=100
 startsecs=1
 stopsignal=QUIT
 redirect_stderr=true
@@ -362,6 +366,11 @@ stdout_logfile={logs}/nginx.log
             print("not running")
             return
         pid = int(self.ctl("pid").stdout)
+        # The daphne processes first, each drained (its sockets told 1012 "reconnect"), while
+        # nginx still passes their last frames on; then nginx and supervisord. supervisord's
+        # own shutdown stopped nginx first, which waited for the open sockets and was killed
+        # after 10 s, before the daphne processes were drained at all.
+        self.ctl("stop", "daphne:*")
         self.ctl("shutdown")
         deadline = time.monotonic() + self.grace + 60
         while _alive(pid):
