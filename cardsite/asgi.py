@@ -23,12 +23,13 @@ from cardsite import compression, shutdown  # noqa: E402
 from cardsite.health import HealthChecks  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 from games import metrics, ratings  # noqa: E402
+from games.live import HandshakeGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": HealthChecks(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            HandshakeGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

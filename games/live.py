@@ -152,6 +152,35 @@ RETRY_MAX = 2.0
 SHORT_TRIES = 3
 
 
+class HandshakeGuard:
+    """ASGI middleware around the socket's authentication: a database that is away while a
+    socket opens (the session and the user are read before any consumer runs) refuses the
+    socket as an open one is refused, accepted and closed with 4503 so that the page says
+    "reconnecting" and tries again, instead of an HTTP 500 with "Exception inside
+    application" in the log (findings 3.6)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        accepted = False
+
+        async def sending(message):
+            nonlocal accepted
+            accepted = accepted or message.get("type") == "websocket.accept"
+            await send(message)
+
+        try:
+            return await self.inner(scope, receive, sending)
+        except DATABASE_ERRORS as e:
+            if accepted:
+                raise  # the consumer's own handlers answer for an open socket
+            metrics.database_error("handshake")
+            log.warning("database unavailable opening %s: %s", scope.get("path"), e)
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+
+
 def _backoff():
     delay = RETRY_FIRST
     while True:

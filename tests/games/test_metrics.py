@@ -5,6 +5,7 @@ import urllib.request
 
 import pytest
 import redis.exceptions
+from asgiref.sync import sync_to_async
 from django.db import OperationalError
 from prometheus_client import start_http_server
 
@@ -152,6 +153,36 @@ async def test_a_database_error_under_a_handler_is_counted(monkeypatch):
         assert value("cardsite_database_errors_total", where="table") == before + 1
     finally:
         await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_opening_while_the_database_is_away_is_told_to_try_again(monkeypatch):
+    """The session and the user are read before any consumer runs: with the database away
+    that was an HTTP 500 and "Exception inside application" (findings 3.6)."""
+    import channels.auth
+    from channels.testing import WebsocketCommunicator
+
+    from cardsite.asgi import application
+    from tests.games.test_consumers import ORIGIN, _cookie
+
+    user = await make_user("ana")
+    table = await make_table(user)
+    cookie = await sync_to_async(_cookie)(user)
+
+    async def away(scope):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(channels.auth, "get_user", away)
+    before = value("cardsite_database_errors_total", where="handshake")
+    comm = WebsocketCommunicator(
+        application, f"/ws/en/tables/{table.code}/", headers=[ORIGIN, cookie]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    closed = await comm.receive_output()
+    assert closed == {"type": "websocket.close", "code": live.CLOSE_TRY_AGAIN}
+    assert value("cardsite_database_errors_total", where="handshake") == before + 1
+    await comm.wait()
 
 
 async def test_channel_layer_errors_are_counted_per_operation():
