@@ -43,6 +43,12 @@ READS_BURST, READS_PER_SECOND = 8, 4.0
 # Hints per socket: each is a bot's choice and a whole board, at a person's priority. Enough
 # to step through a dozen suggestions in a row; beyond that, a refusal, not a board.
 HINTS_BURST, HINTS_PER_SECOND = 12, 4.0
+# Moves and the table's commands per socket: a person plays a card or two a second, a held
+# key sends one (table.js), browser tests at zero pause a few a second. A flood of refused
+# moves drew a whole board each on the process's one database thread at a person's
+# priority and slowed every table (findings 3.3: 20 sockets x 100 frames kept it busy 69 s).
+# Beyond this, a refusal without a board.
+MOVES_BURST, MOVES_PER_SECOND = 30, 10.0
 # A move on its way is drawn this long after its time: never before it, whatever the timer's
 # resolution (a draw that came too early finds nothing new and waits again).
 DRAW_SLACK_SECONDS = 0.005
@@ -95,6 +101,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.rendering = False
         self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
         self.hints = TokenBucket(HINTS_BURST, HINTS_PER_SECOND)
+        self.moves = TokenBucket(MOVES_BURST, MOVES_PER_SECOND)
         self.frames = frames.Frames()  # what this page shows: later frames send what changed
         self.pending = False
         self.notified = -1  # the newest version a notice named
@@ -193,6 +200,11 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             # Refused here, without the database: the board stays as it is.
             metrics.refused(self.game, "slow_hints")
             await self.send(text_data=views_live.refusal_only("slow_hints", self.language()))
+            return
+        if data.get("action") != "hint" and not self.moves.take():
+            # Refused here, without the database and without a board (the page keeps its own).
+            metrics.refused(self.game, "slow_moves")
+            await self.send(text_data=views_live.refusal_only("slow_moves", self.language()))
             return
         frame = await database_call(views_live.handle, priority=URGENT)(
             self.code,

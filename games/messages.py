@@ -57,6 +57,7 @@ def _shared(code: str) -> str | None:
         "match_not_over": _("The match is not over yet."),
         "too_fast": _("Not so fast: wait a moment before the next reaction."),
         "slow_hints": _("Not so fast: wait a moment before the next hint."),
+        "slow_moves": _("Not so fast: wait a moment before the next move."),
         "bad_reaction": _("That reaction is not available at this table."),
     }.get(code)
 

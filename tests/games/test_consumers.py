@@ -608,6 +608,49 @@ async def test_a_hint_is_sent_as_a_whole_board():
     await comm.disconnect()
 
 
+async def test_a_flood_of_refused_moves_is_refused_without_the_database_or_a_board(monkeypatch):
+    """Each stale or out-of-turn move drew a whole board on the process's one database
+    thread, at a person's priority (findings 3.3). Beyond a person's pace a socket's moves are
+    refused by the socket itself: no database call, no board; another table plays on."""
+    from games.consumers import MOVES_BURST
+
+    calls = []
+    real = views_live.handle
+
+    def counted(code, *args, **kwargs):
+        calls.append(str(code))
+        return real(code, *args, **kwargs)
+
+    monkeypatch.setattr(views_live, "handle", counted)
+    flooder, other = await make_user("flood"), await make_user("calm")
+    flooded, calm = await make_table(flooder), await make_table(other)
+    comm = await connect(flooder, flooded, lang="de")
+    await comm.receive_from(timeout=10)
+    calm_comm = await connect(other, calm)
+    await until(calm_comm, my_turn)
+    sent = MOVES_BURST * 3
+    for _ in range(sent):
+        await comm.send_json_to({"action": "play", "card": "2C", "version": "1"})  # stale
+    boards = refused = 0
+    for _ in range(sent):
+        answer = await comm.receive_from(timeout=10)
+        if 'id="board"' in answer:
+            boards += 1
+        else:
+            assert "Nicht so schnell: Warte einen Moment bis zum nächsten Zug." in answer
+            refused += 1
+    flood_calls = calls.count(str(flooded.code))
+    assert flood_calls == boards and boards >= MOVES_BURST  # a person's pace is answered
+    assert refused == sent - boards and refused >= MOVES_BURST  # the rest never reached it
+    # The other table's move is served as ever.
+    version, legal, _obs = await legal_for_human(calm)
+    await calm_comm.send_json_to(frame_for(legal[0], version))
+    moved = await until(calm_comm, lambda h: (version_of(h) or 0) > version)
+    assert 'class="toast__msg"' not in moved
+    await comm.disconnect()
+    await calm_comm.disconnect()
+
+
 async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothing():
     """Each hint costs a bot's choice and a whole board: a dozen in a row are answered, a
     flood beyond that is refused with a sentence in the page's language, nothing moves, and

@@ -272,6 +272,17 @@ def render(frame, scene: Scene) -> tuple[str | bytes, set[str]]:
     return text, expected
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _any_pace():
+    """One socket carries all of a test's examples, faster than any person: the socket's
+    limit on moves (tested in test_consumers) would answer them before the handler does."""
+    from games import consumers
+
+    kept, consumers.MOVES_BURST = consumers.MOVES_BURST, 10**6
+    yield
+    consumers.MOVES_BURST = kept
+
+
 def _expect(data: dict, current: bool | None, scene: Scene) -> set[str]:
     """The refusals a parsed frame may get (``current``: is its version the table's)."""
     kind = data.get("action")
