@@ -128,6 +128,14 @@ def gandengyan_scene(page, site_url, site_shell, mine, lang="en"):
     page.wait_for_selector("#board[data-synced].is-my-turn [data-testid=play]")
 
 
+def gandengyan_settled(page, site_url, site_shell):
+    """A Gan Deng Yan round the player ends with their last card (the 3 of spades): its
+    settlement on the screen."""
+    gandengyan_scene(page, site_url, site_shell, ["3S"])
+    page.locator(".hand__card").first.click(position=EDGE)
+    page.get_by_test_id("play").click()
+
+
 def test_gong_zhu_13_cards_fit_a_phone_on_its_side(landscape, site_url, site_shell):
     page = landscape
     start(page, site_url, site_shell, "gongzhu")
@@ -187,9 +195,7 @@ def test_a_25_card_gan_deng_yan_hand_fits_a_phone_on_its_side(
 
 def test_a_settlement_opens_with_its_verdict_in_view(landscape, site_url, site_shell):
     page = landscape
-    gandengyan_scene(page, site_url, site_shell, ["3S"])
-    page.locator(".hand__card").first.click(position=EDGE)
-    page.get_by_test_id("play").click()
+    gandengyan_settled(page, site_url, site_shell)
     settlement = page.get_by_test_id("settlement")
     expect(settlement).to_be_visible()
     expect(page.locator("#summary-title")).to_contain_text("Round 1")

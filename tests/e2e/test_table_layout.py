@@ -9,6 +9,7 @@ from tests.e2e.test_gandengyan import EDGE, select
 from tests.e2e.test_phone_landscape import (
     code_of,
     gandengyan_scene,
+    gandengyan_settled,
     gongzhu_exposure_scene,
     start,
 )
@@ -70,9 +71,7 @@ def test_a_summary_gives_way_to_the_menu_hides_with_escape_and_comes_back(
     stays in reach (above it, or once it is hidden), Esc and × hide it, a button shows it
     again, and the focus follows."""
     page, size = view
-    gandengyan_scene(page, site_url, site_shell, ["3S"])
-    page.locator(".hand__card").first.click(position=EDGE)
-    page.get_by_test_id("play").click()
+    gandengyan_settled(page, site_url, site_shell)
     panel = page.locator(".summary__panel")
     expect(panel).to_be_visible()
     expect(page.get_by_test_id("next-hand")).to_be_focused()
@@ -189,9 +188,7 @@ def test_the_review_link_is_never_under_the_summary_s_buttons(view, site_url, si
     """The review of the hand, brought into view in its summary, is there to be clicked (it
     lay half under the button row that stays at the panel's bottom)."""
     page, _size = view
-    gandengyan_scene(page, site_url, site_shell, ["3S"])
-    page.locator(".hand__card").first.click(position=EDGE)
-    page.get_by_test_id("play").click()
+    gandengyan_settled(page, site_url, site_shell)
     link = page.get_by_test_id("review-link")
     expect(link).to_be_visible()
     hit = link.evaluate(

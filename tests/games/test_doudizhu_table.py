@@ -216,18 +216,32 @@ def test_the_kitty_is_marked_in_the_landlords_hand_until_the_first_play(user):
     assert new == set(state.kitty)
 
 
-def test_the_replay_shows_the_bidding_kitty_and_every_play(user):
-    table = services.create_table(user, "doudizhu", "easy", {"hands": 3})
-    rng = random.Random(2)
+def play_the_hand(table, user, choose, lang="en") -> list[str]:
+    """Seat 0's person plays the hand to its end through the page's frames, ``choose(legal,
+    plays)`` picking each move, the bots the rest: the boards the person was sent."""
+    boards = []
     for _ in range(300):
         services.run_bots(table.code)
         state = state_of(table)
         if GAME.hand_over(state):
             break
         legal = GAME.legal_actions(state, 0)
-        plays = [a for a in legal if a["type"] == "play"]
-        choice = max(plays, key=lambda a: len(a["cards"])) if plays else rng.choice(legal)
-        send(table, user, frames.frame(choice))
+        choice = choose(legal, [a for a in legal if a["type"] == "play"])
+        boards.append(send(table, user, frames.frame(choice), lang=lang))
+    return boards
+
+
+def test_the_replay_shows_the_bidding_kitty_and_every_play(user):
+    table = services.create_table(user, "doudizhu", "easy", {"hands": 3})
+    rng = random.Random(2)
+    play_the_hand(
+        table,
+        user,
+        lambda legal, plays: (
+            max(plays, key=lambda a: len(a["cards"])) if plays else rng.choice(legal)
+        ),
+    )
+    state = state_of(table)
     client = Client()
     client.force_login(user)
     html = client.get(reverse("games:replay", kwargs={"code": table.code, "number": 1}))

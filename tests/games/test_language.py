@@ -16,8 +16,7 @@ from cardsite.jinja import environment
 from games import services
 from games.messages import refusal
 from games.reviews import _points
-from games.tables.doudizhu import frames
-from tests.games.test_doudizhu_table import GAME, send, state_of
+from tests.games.test_doudizhu_table import play_the_hand
 
 # (context, msgid, German): a representative part of the catalog's corrections.
 GERMAN = [
@@ -151,17 +150,11 @@ def test_a_seat_that_passed_reads_gepasst_and_the_button_passen(user):
     tricks too, and the Pass button keeps its verb."""
     table = services.create_table(user, "doudizhu", "easy", {"hands": 3})
     rng = random.Random(2)
-    boards = []
-    for _ in range(300):
-        services.run_bots(table.code)
-        state = state_of(table)
-        if GAME.hand_over(state):
-            break
-        legal = GAME.legal_actions(state, 0)
-        plays = [a for a in legal if a["type"] == "play"]
-        choice = rng.choice(plays) if plays and rng.random() < 0.5 else rng.choice(legal)
-        boards.append(send(table, user, frames.frame(choice), lang="de"))
-    boards = "".join(boards)
+
+    def now_and_then_a_pass(legal, plays):
+        return rng.choice(plays) if plays and rng.random() < 0.5 else rng.choice(legal)
+
+    boards = "".join(play_the_hand(table, user, now_and_then_a_pass, lang="de"))
     assert 'badge--pass">Gepasst</span>' in boards
     assert 'badge--pass">Passen</span>' not in boards
     assert 'data-testid="pass" aria-keyshortcuts="P">Passen</button>' in boards

@@ -106,38 +106,38 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def apply(state: State, seat: int, action: Any) -> State:
-    if state.turn is None or seat != state.turn:
-        raise IllegalAction("not_your_turn", {})
-    kind, cards, combo = actions.parse(action)
-    if kind == "pass":
-        if state.table is None:
-            raise IllegalAction("pass_on_lead", {})
+    move = _checked(state, seat, action)
+    if move is None:
         return _pass(state, seat)
-    hand = state.hands[seat]
-    missing = [c for c in cards if c not in hand]
-    if missing:
-        raise IllegalAction("not_in_hand", {"cards": missing})
-    combo = choose_reading(state, seat, cards, combo)
-    return _play(state, seat, cards, combo)
+    return _play(state, seat, *move)
 
 
 def read(state: State, seat: int, action: Any) -> dict[str, Any]:
     """The action as the engine reads it: the legal action it is, in the shape
     ``legal_actions`` lists (a play names its combo; its cards in the hand's order).
     Refused exactly as ``apply`` would refuse it."""
+    move = _checked(state, seat, action)
+    if move is None:
+        return {"type": "pass"}
+    cards, combo = move
+    return {"type": "play", "cards": sort_hand(cards), "combo": combo.to_dict()}
+
+
+def _checked(state: State, seat: int, action: Any) -> tuple[list[str], Combo] | None:
+    """A legal action's cards and reading (None for a pass), or the refusal, in the
+    contract's order of codes."""
     if state.turn is None or seat != state.turn:
         raise IllegalAction("not_your_turn", {})
     kind, cards, combo = actions.parse(action)
     if kind == "pass":
         if state.table is None:
             raise IllegalAction("pass_on_lead", {})
-        return {"type": "pass"}
+        return None
     hand = state.hands[seat]
     missing = [c for c in cards if c not in hand]
     if missing:
         raise IllegalAction("not_in_hand", {"cards": missing})
-    combo = choose_reading(state, seat, cards, combo)
-    return {"type": "play", "cards": sort_hand(cards), "combo": combo.to_dict()}
+    return cards, choose_reading(state, seat, cards, combo)
 
 
 def choose_reading(state: State, seat: int, cards: list[str], combo: Combo | None) -> Combo:
