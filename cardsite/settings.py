@@ -85,6 +85,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a burst waits here, on the event loop, not in a thread holding a connection.
+    "cardsite.busy.Admission",
     "django.middleware.security.SecurityMiddleware",
     "cardsite.middleware.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -96,6 +98,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: its process_exception sees a view's database error first.
+    "cardsite.busy.DatabaseAway",
 ]
 
 ROOT_URLCONF = "cardsite.urls"
@@ -136,6 +140,16 @@ TEMPLATES = [
 # database call borrows a connection and gives it back, so no call opens a new session; a
 # connection broken by a database restart is checked and replaced before it is lent.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# The connections each process may hold: the live side's (the sockets' database thread, the
+# sockets' authentication, the review writer) and one per page request in Django's threads,
+# of which cardsite.busy.Admission lets in at most HTTP_DB_SLOTS at once, so that the pool
+# never has more borrowers than connections. Two processes at the default hold at most 32
+# of PostgreSQL's default 100.
+DB_POOL_SIZE = envint("DB_POOL_SIZE", 16)
+LIVE_CONNECTIONS = 3
+HTTP_DB_SLOTS = max(1, envint("HTTP_DB_SLOTS", DB_POOL_SIZE - LIVE_CONNECTIONS))
+# Seconds a page request waits for a slot before it is told 503 with Retry-After.
+BUSY_WAIT = float(os.environ.get("BUSY_WAIT", "10"))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -144,7 +158,7 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
-            "max_size": envint("DB_POOL_SIZE", 8),
+            "max_size": DB_POOL_SIZE,
             # A call waits this long for a connection: while the database is away, the
             # player is told within seconds (not after a long hang).
             "timeout": 2,
@@ -213,6 +227,16 @@ else:
         }
     }
 
+# Django's default hashers, its PBKDF2 one replaced by one that gives the database connection
+# back while it hashes (cardsite.accounts.hashers; the same algorithm, name and hashes: one
+# hasher per algorithm is looked up, so Django's own is not listed beside it).
+PASSWORD_HASHERS = [
+    "cardsite.accounts.hashers.PBKDF2ReleasingHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

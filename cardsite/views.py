@@ -47,6 +47,14 @@ def error_403(request, exception=None):
 
 
 def error_500(request):
+    import sys
+
+    from cardsite.busy import DATABASE_ERRORS, busy_response
+
+    if isinstance(sys.exc_info()[1], DATABASE_ERRORS):
+        # The database failed outside a view (a middleware's session read or save): the
+        # busy page, as cardsite.busy.DatabaseAway answers one inside a view.
+        return busy_response(request)
     try:
         return render(request, "errors/500.html", status=500)
     except Exception:  # noqa: BLE001 - the error may be the database itself
