@@ -174,6 +174,41 @@ def test_postgres_restarted_in_mid_hand_the_player_is_told_and_play_resumes(page
         assert_hand_whole(db, code)
 
 
+def test_a_socket_opened_while_postgres_is_down_is_told_to_try_again(page, healthy_stack):
+    """The handshake reads the session and the user before any consumer runs: with the
+    database away it is refused as an open socket is (4503, the page reconnects), not with
+    HTTP 500 and a traceback (findings 3.6)."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    stack = healthy_stack
+    code = start_table(page, stack.a.url)
+    session = {c["name"]: c["value"] for c in page.context.cookies()}["sessionid"]
+    page.close()  # its own reconnects would open sockets too; this test opens one by hand
+    logged = len(stack.a.log())
+
+    stack.pg.stop("fast")
+    try:
+        try:
+            with (
+                connect(
+                    f"ws://127.0.0.1:{stack.a.port}/ws/en/tables/{code}/",
+                    additional_headers={"Cookie": f"sessionid={session}", "Origin": stack.a.url},
+                    open_timeout=15,
+                ) as ws,
+                pytest.raises(ConnectionClosed) as closed,
+            ):
+                ws.recv(timeout=15)
+        except InvalidStatus as e:  # what it was: HTTP 500 at the handshake
+            pytest.fail(f"the handshake was answered with HTTP {e.response.status_code}")
+        assert closed.value.rcvd.code == 4503
+        log = stack.a.log()[logged:]
+        assert "database unavailable opening" in log
+        assert "Traceback" not in log and "Exception inside application" not in log, log
+    finally:
+        stack.pg.start()
+
+
 def _pool_workers(pid: int) -> list[int]:
     """The spawned ProcessPoolExecutor workers among a process's children (not its
     multiprocessing resource tracker)."""
