@@ -23,6 +23,7 @@ from games import driver, frames, metrics, realtime, services, views_live
 from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
+    NORMAL,
     URGENT,
     LayerOutageMixin,
     LocalizedConsumerMixin,
@@ -49,6 +50,10 @@ HINTS_BURST, HINTS_PER_SECOND = 12, 4.0
 # priority and slowed every table (findings 3.3: 20 sockets x 100 frames kept it busy 69 s).
 # Beyond this, a refusal without a board.
 MOVES_BURST, MOVES_PER_SECOND = 30, 10.0
+# After this many refused moves in a row, a socket's moves wait behind the boards being
+# drawn for everyone (NORMAL) instead of going first (URGENT): a person rarely has three
+# refused in a row; a flood has nothing else. Its next applied move restores it.
+REFUSED_BEFORE_DEMOTED = 3
 # A move on its way is drawn this long after its time: never before it, whatever the timer's
 # resolution (a draw that came too early finds nothing new and waits again).
 DRAW_SLACK_SECONDS = 0.005
@@ -102,6 +107,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
         self.hints = TokenBucket(HINTS_BURST, HINTS_PER_SECOND)
         self.moves = TokenBucket(MOVES_BURST, MOVES_PER_SECOND)
+        self.refused_in_row = 0  # moves refused one after another (REFUSED_BEFORE_DEMOTED)
         self.frames = frames.Frames()  # what this page shows: later frames send what changed
         self.pending = False
         self.notified = -1  # the newest version a notice named
@@ -206,7 +212,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             metrics.refused(self.game, "slow_moves")
             await self.send(text_data=views_live.refusal_only("slow_moves", self.language()))
             return
-        frame = await database_call(views_live.handle, priority=URGENT)(
+        demoted = self.refused_in_row >= REFUSED_BEFORE_DEMOTED
+        frame = await database_call(views_live.handle, priority=NORMAL if demoted else URGENT)(
             self.code,
             self.scope["user"],
             self.language(),
@@ -214,7 +221,10 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.game,
             received,
             opened=self.open_parts,
+            shown=self.rendered,
         )
+        refused = getattr(frame, "refused", False)
+        self.refused_in_row = self.refused_in_row + 1 if refused else 0
         await self._send_frame(frame)
         metrics.action_latency(self.game, time.perf_counter() - received)
 

@@ -198,6 +198,7 @@ class Frame(tuple):
 
     due: float | None = None
     whole: bool = False
+    refused: bool = False  # the answer to a frame the site refused
 
 
 def _frame(html: str, table) -> Frame:
@@ -317,8 +318,12 @@ def read(code, user, language: str, data: dict) -> str:
         )
 
 
-def _toast_only(code: str, params=None) -> tuple[str, int]:
-    return render_to_string("games/_toast.html", {"message": messages.refusal(code, params)}), -1
+def _toast_only(code: str, params=None, game: str | None = None) -> Frame:
+    """A refusal's toast without a board (version -1: nothing the page shows changes)."""
+    message = messages.refusal(code, params, game)
+    frame = Frame((render_to_string("games/_toast.html", {"message": message}), -1))
+    frame.refused = True
+    return frame
 
 
 def refusal_only(code: str, language: str) -> str:
@@ -434,20 +439,22 @@ def handle(
     game: str | None = None,
     received=None,
     opened=frozenset(),
+    shown: int | None = None,
 ):
     """One frame from the browser: a move of the game, or one of the table's own commands.
 
     ``game``: the table's game when the caller knows it (a socket learns it once, at
     connect), which saves reading it for every move. ``received``: when the frame arrived
     (``time.perf_counter()``), for the log line's duration; now, if not given. ``opened``:
-    the parts of the board the page has open (``OPENABLE``).
+    the parts of the board the page has open (``OPENABLE``). ``shown``: the newest version
+    the socket has sent its page; a refusal comes with a board only if the table is newer.
 
     A refusal is counted (``games.metrics``); every frame is logged in one line on
     ``games.actions`` at INFO.
     """
     received = time.perf_counter() if received is None else received
     done = _Outcome(game)
-    frame = _handle(code, user, language, data, done, opened)
+    frame = _handle(code, user, language, data, done, opened, shown)
     if done.outcome != "applied":
         metrics.refused(done.game, done.outcome)
     if actions_log.isEnabledFor(logging.INFO):
@@ -481,7 +488,7 @@ def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) 
     )
 
 
-def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozenset()):
+def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozenset(), shown=None):
     game = done.game
     with translation.override(language):
         kind = data.get("action")
@@ -525,9 +532,15 @@ def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozen
                 return _toast_only(e.code)
             table = done.table = services.get_table(code)
             done.game = table.game
+            if shown is not None and table.version <= shown:
+                # The page has this board already (or it is on its way): the refusal alone,
+                # without drawing the board again (a flood of refused moves drew one each).
+                return _toast_only(e.code, e.params, table.game)
             # The board comes with the refusal, so a stale page catches up at once.
             toast = messages.refusal(e.code, e.params, table.game)
-            return _board(table, user, toast=toast, opened=opened)
+            frame = _board(table, user, toast=toast, opened=opened)
+            frame.refused = True
+            return frame
         table = done.table = services.get_table(code)
         done.game = table.game
         return _board(table, user, opened=opened)

@@ -610,15 +610,18 @@ async def test_a_hint_is_sent_as_a_whole_board():
 
 async def test_a_flood_of_refused_moves_is_refused_without_the_database_or_a_board(monkeypatch):
     """Each stale or out-of-turn move drew a whole board on the process's one database
-    thread, at a person's priority (findings 3.3). Beyond a person's pace a socket's moves are
-    refused by the socket itself: no database call, no board; another table plays on."""
-    from games.consumers import MOVES_BURST
+    thread, at a person's priority (findings 3.3). Now a refused move comes without a board
+    when the page has the table's board already; after a few refusals in a row the socket's
+    moves lose their priority; beyond a person's pace they are refused by the socket itself,
+    without the database. Another table plays on meanwhile."""
+    from games import live
+    from games.consumers import MOVES_BURST, REFUSED_BEFORE_DEMOTED
 
     calls = []
     real = views_live.handle
 
     def counted(code, *args, **kwargs):
-        calls.append(str(code))
+        calls.append((str(code), live._priority.get()))
         return real(code, *args, **kwargs)
 
     monkeypatch.setattr(views_live, "handle", counted)
@@ -632,18 +635,22 @@ async def test_a_flood_of_refused_moves_is_refused_without_the_database_or_a_boa
     sent = MOVES_BURST * 3
     for _ in range(sent):
         await comm.send_json_to({"action": "play", "card": "2C", "version": "1"})  # stale
-    boards = refused = 0
+    stale = refused = 0
     for _ in range(sent):
         answer = await comm.receive_from(timeout=10)
-        if 'id="board"' in answer:
-            boards += 1
+        assert 'id="board"' not in answer  # the page has the table's board: none is drawn
+        if "Der Tisch ist inzwischen weiter." in answer:
+            stale += 1
         else:
             assert "Nicht so schnell: Warte einen Moment bis zum nächsten Zug." in answer
             refused += 1
-    flood_calls = calls.count(str(flooded.code))
-    assert flood_calls + refused == sent  # each frame answered once, by the one or the other
-    assert flood_calls >= MOVES_BURST and refused >= MOVES_BURST  # a person's pace passes
-    assert boards == flood_calls  # a refusal of the socket's own carries no board
+    flood = [priority for code, priority in calls if code == str(flooded.code)]
+    assert len(flood) == stale  # the handler's answers, each without a board
+    assert stale + refused == sent  # each frame answered once, by the one or the other
+    assert stale >= MOVES_BURST and refused >= MOVES_BURST  # a person's pace passes
+    # A person's first moves go first; a run of refusals waits its turn behind the boards.
+    assert flood[:REFUSED_BEFORE_DEMOTED] == [live.URGENT] * REFUSED_BEFORE_DEMOTED
+    assert set(flood[REFUSED_BEFORE_DEMOTED:]) == {live.NORMAL}
     # The other table's move is served as ever.
     version, legal, _obs = await legal_for_human(calm)
     await calm_comm.send_json_to(frame_for(legal[0], version))
@@ -651,6 +658,24 @@ async def test_a_flood_of_refused_moves_is_refused_without_the_database_or_a_boa
     assert 'class="toast__msg"' not in moved
     await comm.disconnect()
     await calm_comm.disconnect()
+
+
+async def test_a_stale_move_on_an_older_board_brings_the_newer_board():
+    """The page that has not yet been sent the table's newest board gets it with the
+    refusal, so it catches up at once."""
+    user = await make_user("behind")
+    table = await make_table(user)
+    await sync_to_async(services.run_bots)(table.code)
+    version, legal, _obs = await legal_for_human(table)
+    reply = await sync_to_async(views_live.handle)(
+        str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version - 1
+    )
+    assert reply.refused and reply[1] == version and 'id="board"' in reply[0]
+    same = await sync_to_async(views_live.handle)(
+        str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version
+    )
+    assert same.refused and same[1] == -1 and 'id="board"' not in same[0]
+    assert "The table has moved on since you looked." in same[0]
 
 
 async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothing():
