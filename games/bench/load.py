@@ -4,7 +4,8 @@ N tables are played at once over real WebSockets against daphne processes on 127
 human client per table (the bots move on the server). Measured, per table count and regime:
 
 - latency: from sending the human's action to receiving that player's updated board (the
-  first frame whose ``data-version`` is greater than the one acted on); median, p95, p99;
+  first frame after which the client's board has a ``data-version`` greater than the one
+  acted on); median, p95, p99;
 - actions per second: every applied move, human or bot (ActionLog rows written in the
   measuring window; starting the next hand writes none and is not counted);
 - the bare consumer (``games/bench/bare.py``: one write, one group send, one fragment) on the
@@ -17,8 +18,9 @@ lockstep), ``together`` (as human, but each table is a table for people with two
 clients in seats 0 and 1, both at the human pace) and ``closed`` (GAME_PACING=0; each human
 acts as soon as its turn arrives).
 
-The client knows a game only through its frames: the board's ``data-version`` and
-``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
+The client knows a game only through its frames, which it applies to its board as the page
+does (``Page``: a whole board, then patches of what changed): the board's ``data-version``
+and ``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
 picks a legal move from the markup (each game's ``load_move``). Everything is bounded: at most
 MAX_TABLES tables, MAX_SECONDS per measurement, servers on 127.0.0.1 only.
 """
@@ -159,6 +161,131 @@ def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
     }
 
 
+# ---------------------------------------------------------------- the page's board
+
+# The elements of a message or a board, told apart by their tags (the boards have no
+# comments, scripts or preformatted text left when they leave the server: frames.shown).
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>")
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+_SWAP_OOB = re.compile(r'\shx-swap-oob="([^"]*)"')
+_ID = re.compile(r'\sid="([^"]+)"')
+_PATCH = "<template data-patch"
+_PATCH_END = "</template>"
+
+
+def _element_end(html: str, start: int) -> int:
+    """Where the element whose opening tag starts at ``start`` ends (after its closing tag,
+    or after the opening tag of a void element); the end of ``html`` if it is never closed."""
+    depth = 0
+    for tag in _TAG.finditer(html, start):
+        closing, name, self_closing = tag.groups()
+        if closing:
+            depth -= 1
+        elif name.lower() not in _VOID and not self_closing:
+            depth += 1
+        if depth <= 0:
+            return tag.end()
+    return len(html)
+
+
+def _elements(html: str) -> list[str]:
+    """The top-level elements of ``html``, each whole."""
+    found, pos = [], 0
+    while (tag := _TAG.search(html, pos)) is not None:
+        if tag.group(1):  # a stray closing tag
+            pos = tag.end()
+            continue
+        pos = _element_end(html, tag.start())
+        found.append(html[tag.start() : pos])
+    return found
+
+
+class Page:
+    """One socket's board as a browser keeps it (static/js/table.js, the htmx ws extension):
+    a whole board replaces it; a patch (games/frames.py) made against its version sets the
+    board element's attributes and those of the elements it names by their opening tags
+    alone, then swaps each element that follows into the one with its id; any other message
+    swaps its elements in by id (a refusal's toast, a reading). The client reads its moves
+    from ``html``, never from the last frame alone: a patch leaves out what did not change
+    (the cards a person may play, the form to expose or to deal the next hand)."""
+
+    def __init__(self) -> None:
+        self.html = ""
+
+    @property
+    def version(self) -> int | None:
+        return board_version(self.html)
+
+    def receive(self, frame: str) -> bool:
+        """Apply one frame; False when it is a patch made against another board (the page
+        then asks for the whole board: ``{"action": "resync"}``) and nothing was applied."""
+        if frame.startswith(_PATCH):
+            head, _, body = frame.partition(_PATCH_END)
+            base = re.search(r'\bdata-base="(\d+)"', head)
+            tags = [t[: t.index(">") + 1] for t in _elements(head[head.index(">") + 1 :])]
+            parts = _elements(body)
+            fits = (
+                base is not None
+                and int(base.group(1)) == self.version
+                and bool(tags)
+                and all(self._span(_ident(t)) for t in tags[1:] + parts)
+            )
+            if not fits:
+                return False
+            self.html = _BOARD.sub(lambda _m: tags[0], self.html, count=1)
+            for tag in tags[1:]:
+                start, _end = self._span(_ident(tag))
+                self.html = self.html[:start] + tag + self.html[self.html.index(">", start) + 1 :]
+            for part in parts:
+                self._swap(part)
+        elif _BOARD.search(frame):
+            self.html = frame
+        else:
+            for part in _elements(frame):
+                if self._span(_ident(part)):
+                    self._swap(part)
+        return True
+
+    def _span(self, ident: str | None) -> tuple[int, int] | None:
+        """Where the element with this id is in the board, or None."""
+        if not ident:
+            return None
+        found = re.search(rf'\sid="{re.escape(ident)}"', self.html)
+        if found is None:
+            return None
+        start = self.html.rindex("<", 0, found.start())
+        return start, _element_end(self.html, start)
+
+    def _swap(self, part: str) -> None:
+        """One element of a message swapped in as htmx swaps it out of band."""
+        how = _SWAP_OOB.search(part[: part.index(">") + 1])
+        swap, _, target = (how.group(1) if how else "outerHTML").partition(":")
+        span = self._span(target.lstrip("#") or _ident(part))
+        if span is None:
+            return
+        start, end = span
+        inner = part[part.index(">") + 1 : part.rindex("</")] if "</" in part else ""
+        old = self.html[start:end]
+        head = start + old.index(">") + 1
+        tail = start + old.rindex("</") if "</" in old else end
+        at = {
+            "delete": (start, end, ""),
+            "beforebegin": (start, start, inner),
+            "afterbegin": (head, head, inner),
+            "beforeend": (tail, tail, inner),
+            "afterend": (end, end, inner),
+            "innerHTML": (head, tail, inner),
+        }.get(swap, (start, end, part))  # outerHTML (or true)
+        self.html = self.html[: at[0]] + at[2] + self.html[at[1] :]
+
+
+def _ident(element: str) -> str | None:
+    found = _ID.search(element[: element.index(">") + 1]) if ">" in element else None
+    return found.group(1) if found else None
+
+
 # ---------------------------------------------------------------- figures
 
 
@@ -183,6 +310,7 @@ class Measurement:
     latencies: list[float] = field(default_factory=list)  # seconds
     refused: int = 0
     stalls: int = 0
+    resyncs: int = 0  # patches that did not fit the client's board: it asked for the whole
     matches: int = 0  # matches that ended (the table was replaced by a new one)
     server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
     # The same per daphne process (each with its live children: the Hard bots' pool workers).
@@ -278,7 +406,8 @@ class Measurement:
         parts.append(f"client CPU {self.client_cpu / self.seconds * 100:.0f}%")
         if self.kind == "site":
             parts.append(
-                f"refused {self.refused} stalls {self.stalls} matches ended {self.matches}"
+                f"refused {self.refused} stalls {self.stalls} matches ended {self.matches} "
+                f"resyncs {self.resyncs}"
             )
         if self.turnarounds:
             parts.append(
@@ -722,33 +851,39 @@ async def _human(
     answered: float | None = None  # when the last action was answered
 
     async def receive(timeout: float) -> str:
-        """The next frame; counted (payload and wire) while the window is open."""
+        """The next frame, applied to the page's board (a patch that does not fit it asks
+        for the whole board, as the page does); counted (payload and wire) while the window
+        is open."""
         nonlocal seen_wire
         frame = await _recv(ws, timeout)
         if run.start.is_set() and run.remaining() > 0:
             result.payload_bytes += len(frame.encode())
             result.wire_bytes += ws.wire - seen_wire
         seen_wire = ws.wire
+        if not page.receive(frame):
+            result.resyncs += 1
+            await ws.send(json.dumps({"action": "resync"}))
         return frame
 
     while True:
         stalled = False
         async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
             seen_wire = 0
-            html = await receive(60)
-            if board_version(html) is None:
-                raise RuntimeError(f"no board on connecting to {player.code}: {html[:300]}")
+            page = Page()  # a new socket starts with a whole board
+            first = await receive(60)
+            if page.version is None:
+                raise RuntimeError(f"no board on connecting to {player.code}: {first[:300]}")
             if not run.start.is_set():
                 run.mark_ready()
                 await run.start.wait()
             while run.remaining() > 0:
-                move = policy(html, rng)
-                version = board_version(html)
+                move = policy(page.html, rng)
+                version = page.version
                 if move is None or version is None:
-                    if match_finished(html):
+                    if match_finished(page.html):
                         break
                     try:
-                        html = await receive(min(STALL_SECONDS, run.remaining()))
+                        await receive(min(STALL_SECONDS, run.remaining()))
                     except TimeoutError:
                         stalled = run.remaining() > 0
                         break
@@ -774,21 +909,20 @@ async def _human(
                         if 'id="selection-reading"' in answer and 'id="board"' not in answer:
                             result.reads.append(loop.time() - asked)
                             break
-                        html = answer if board_version(answer) is not None else html
-                    version = board_version(html) or version
+                    version = page.version or version
                 move["version"] = str(version)
                 sent = loop.time()
                 await ws.send(json.dumps(move))
                 while True:
                     try:
-                        html = await receive(STALL_SECONDS)
+                        frame = await receive(STALL_SECONDS)
                     except TimeoutError:
                         stalled = True
                         break
-                    if is_refusal(html):
+                    if is_refusal(frame):
                         result.refused += 1
                         break
-                    got = board_version(html)
+                    got = page.version
                     if got is not None and got > version:
                         result.latencies.append(loop.time() - sent)
                         answered = loop.time()

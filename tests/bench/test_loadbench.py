@@ -1,5 +1,6 @@
 """``manage.py loadbench`` end to end: a real daphne on a fresh database, one table, closed loop."""
 
+import random
 import re
 import subprocess
 import sys
@@ -192,3 +193,66 @@ def test_the_load_generator_keeps_to_its_core_while_it_measures():
     assert load.default_client_core() == core
     with pytest.raises(ValueError, match="--client-core"):
         load.Config(client_core=max(cores) + 1).validate()
+
+
+@pytest.mark.django_db
+def test_the_client_keeps_the_board_that_patches_change_as_the_page_does(settings):
+    """A socket sends a whole board, then patches of what changed (games/frames.py): the load
+    client applies each to the board it has, as the page does, so it knows the version, the
+    phase, whose turn it is and its move after every frame, where a patch alone often has
+    no exposure form and no playable card (the stalls of the regime ``together``)."""
+    from django.contrib.auth import get_user_model
+
+    from games import frames, services, views_live
+
+    settings.GAME_PACING = False
+    players = load.make_pairs("gongzhu", "normal", 1, "patched")
+    code = players[0].code
+    people = [get_user_model().objects.get(pk=p.user_id) for p in players]
+    sockets = [(frames.Frames(), load.Page()) for _ in people]
+    policy = load.policies()["gongzhu"]
+    patches = blind = moves = 0
+
+    def show(step: int):
+        """Each person's socket sends its frame for the table as it is; the first person
+        with a move, its move and the version it was made on."""
+        nonlocal patches, blind
+        moving = None
+        for user, (sent, page) in zip(people, sockets, strict=True):
+            html, version = views_live.snapshot(code, user, "en")
+            message = sent.encode(html, version)
+            patches += message.startswith("<template data-patch")
+            assert page.receive(message)
+            board = frames.shown(html)
+            assert page.version == version
+            assert load.board_phase(page.html) == load.board_phase(board)
+            assert load.board_flags(page.html) == load.board_flags(board)  # whose turn
+            move = policy(page.html, random.Random(step))
+            assert move == policy(board, random.Random(step))
+            blind += move is not None and policy(message, random.Random(step)) != move
+            if move is not None and moving is None:
+                moving = (user, move, version)
+        return moving
+
+    for step in range(60):
+        show(step)
+        # The board drawn again at the same version, as a person's socket coming or going
+        # draws it: a patch with nothing of the game in it.
+        moving = show(step)
+        if moving is None:
+            services.play_due_bot_move(code)
+            continue
+        user, move, version = moving
+        views_live.handle(code, user, "en", {**move, "version": str(version)})
+        moves += 1
+    assert patches > 60 and moves > 10
+    assert blind > 0  # moves the last frame alone did not show
+
+    # A patch made against another board than the page's is not applied: it asks for the
+    # whole board (as the page does), and its board stays as it was.
+    sent, page = sockets[0]
+    before = page.html
+    html, version = views_live.snapshot(code, people[0], "en")
+    sent.version = page.version - 1  # as if the page had missed a frame
+    assert not page.receive(sent.encode(html, version))
+    assert page.html == before
