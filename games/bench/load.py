@@ -893,9 +893,17 @@ async def _human(
                 answered = None
                 if think:
                     pause = rng.uniform(0, think) if first_turn else think
-                    await asyncio.sleep(min(pause, max(0.0, run.remaining())))
+                    # The page takes frames while its person thinks, who then acts on the
+                    # board as it is (the other person at the table may have moved).
+                    until = loop.time() + min(pause, max(0.0, run.remaining()))
+                    while (left := until - loop.time()) > 0:
+                        with contextlib.suppress(TimeoutError):
+                            await receive(left)
                     if run.remaining() <= 0:
                         return
+                    move, version = policy(page.html, rng), page.version
+                    if move is None or version is None:
+                        continue
                 first_turn = False
                 if reads and move.get("action") == "play" and move.get("cards"):
                     # What a player's page asks while they select: a read, counted apart.
