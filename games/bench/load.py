@@ -59,6 +59,17 @@ MAX_REPEAT = 10
 MAX_REVIEWS = 100
 HUMAN_THINK = 2.0
 STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
+# --flood: sockets at tables of their own sending moves the server refuses, while the measured
+# tables play. Half keep to a socket's allowance of moves (MOVES_PER_SECOND in
+# games/consumers.py: each reaches the table's handler), half send five times that (beyond
+# the burst the socket refuses them itself); each with at most FLOOD_UNANSWERED frames
+# unanswered (as fast as the server lets it) and at most MAX_FLOOD_FRAMES in a measurement.
+MAX_FLOOD = 100
+MAX_FLOOD_FRAMES = 5000
+FLOOD_WITHIN = 10.0  # frames a second
+FLOOD_BEYOND = 50.0
+FLOOD_UNANSWERED = 4
+FLOOD_TARGET = 0.90  # the issue's target: within 10 % of the tables running alone
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 ROOT = Path(settings.BASE_DIR)
 
@@ -330,6 +341,13 @@ class Measurement:
     # On PostgreSQL: the most sessions the servers held at once, and their pools' bound.
     db_sessions: int | None = None
     db_bound: int | None = None
+    # With --flood: the flood's sockets meanwhile (0: the tables alone), the frames they sent
+    # in the window and their answers, with a board (the table's handler refused them) or
+    # without (the socket refused them itself).
+    flood: int = 0
+    flood_sent: int = 0
+    flood_boards: int = 0
+    flood_bare: int = 0
 
     @property
     def human_actions(self) -> int:
@@ -423,6 +441,12 @@ class Measurement:
                 f"reads n={len(self.reads)} median {percentile(self.reads, 50) * 1000:.1f} ms "
                 f"p95 {percentile(self.reads, 95) * 1000:.1f} ms"
             )
+        if self.flood:
+            parts.append(
+                f"flood {self.flood} sockets: {self.flood_sent} refused moves sent "
+                f"({self.flood_sent / self.seconds:.0f}/s), answered with a board "
+                f"{self.flood_boards}, without {self.flood_bare}"
+            )
         return " | ".join(parts)
 
 
@@ -449,11 +473,10 @@ def summary(results: list[Measurement], repeat: int) -> str:
         f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
         f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}{'back.med':>9}{'back.p95':>9}",
     ]
-    keys = sorted(
-        {(m.regime, m.tables) for m in results}, key=lambda k: (REGIMES.index(k[0]), k[1])
-    )
+    alone = [m for m in results if not m.flood]
+    keys = sorted({(m.regime, m.tables) for m in alone}, key=lambda k: (REGIMES.index(k[0]), k[1]))
     for regime, tables in keys:
-        site = [m for m in results if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
+        site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
         human_aps = _median([m.human_actions_per_second for m in site])
         bare_aps = _median([m.actions_per_second for m in bare])
@@ -479,7 +502,7 @@ def summary(results: list[Measurement], repeat: int) -> str:
     for regime, tables in keys:
         shares = [
             m.process_shares()
-            for m in results
+            for m in alone
             if (m.kind, m.regime, m.tables) == ("site", regime, tables)
             and len(m.server_cpu_by_process) > 1
         ]
@@ -489,6 +512,7 @@ def summary(results: list[Measurement], repeat: int) -> str:
                 f"{regime} {tables}: CPU per daphne process (with its pool workers), % of one "
                 "core: " + ", ".join(f"{v:.0f}" for v in each)
             )
+    rows += flood_summary(results)
     watched = [m for m in results if m.db_sessions is not None]
     if watched:
         bound = max((m.db_bound or 0) for m in watched)
@@ -498,6 +522,101 @@ def summary(results: list[Measurement], repeat: int) -> str:
             + (f" (their connection pools' bound: {bound})" if bound else "")
         )
     return "\n".join(rows)
+
+
+FLOOD_FIGURES = ("hum/s", "lat.med", "lat.p95", "back.med")
+
+
+def flood_ratios(alone: Measurement, flooded: Measurement) -> dict[str, float | None]:
+    """How the flood changed the measured tables: their human actions/s with it over alone
+    (the issue's figure: at least FLOOD_TARGET), and their latencies and turn-back times
+    with it over alone."""
+
+    def over(a, b):
+        return a / b if a is not None and b else None
+
+    return {
+        "hum/s": over(flooded.human_actions_per_second, alone.human_actions_per_second),
+        "lat.med": over(flooded.latency_ms(50), alone.latency_ms(50)),
+        "lat.p95": over(flooded.latency_ms(95), alone.latency_ms(95)),
+        "back.med": over(flooded.turnaround_ms(50), alone.turnaround_ms(50)),
+    }
+
+
+def flood_line(alone: Measurement, flooded: Measurement) -> str:
+    r = flood_ratios(alone, flooded)
+
+    def fmt(v):
+        return "-" if v is None else f"{v:.2f}"
+
+    return (
+        f"{flooded.regime:<6} tables={flooded.tables:<3} flood {flooded.flood}: with the flood / "
+        f"alone: human actions/s {fmt(r['hum/s'])}, latency median x{fmt(r['lat.med'])}, "
+        f"p95 x{fmt(r['lat.p95'])}, turn back median x{fmt(r['back.med'])}"
+    )
+
+
+def _fmt(value: float | None, spec: str = ".1f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _flood_row(regime: str, tables: int, flood: int, pairs: list) -> tuple[str, dict]:
+    """One row of the flood's table, from its runs' (alone, flooded) measurements; the
+    medians of the runs' ratios."""
+    ratios = [flood_ratios(a, f) for a, f in pairs]
+    ratio = {name: _median([r[name] for r in ratios]) for name in ratios[0]} if ratios else {}
+    row = f"{regime:<9}{tables:>7}{flood:>6}"
+    for figure, name, spec in (
+        (lambda m: m.human_actions_per_second, "hum/s", ".1f"),
+        (lambda m: m.latency_ms(50), "lat.med", ".1f"),
+        (lambda m: m.latency_ms(95), "lat.p95", ".1f"),
+        (lambda m: m.turnaround_ms(50), "back.med", ".0f"),
+    ):
+        row += f"{_fmt(_median([figure(a) for a, _ in pairs]), spec):>9}"
+        row += f"{_fmt(_median([figure(f) for _, f in pairs]), spec):>8}"
+        row += f"{_fmt(ratio.get(name), '.2f'):>7}"
+    return row, ratio
+
+
+def flood_summary(results: list[Measurement]) -> list[str]:
+    """With --flood: per regime and table count, the measured tables alone and with the
+    flood (medians over the runs) and the medians of each run's ratios; then the issue's
+    figure, one line each."""
+    sites = [m for m in results if m.kind == "site"]
+    keys = sorted(
+        {(m.regime, m.tables, m.flood) for m in sites if m.flood},
+        key=lambda k: (REGIMES.index(k[0]), k[1], k[2]),
+    )
+    if not keys:
+        return []
+    rows = [
+        "flood: the measured tables alone and while other sockets flood the server with "
+        "refused moves, in the same run (medians over the runs; ratio: with the flood / "
+        "alone, the median of the runs' ratios)",
+        f"{'regime':<9}{'tables':>7}{'flood':>6}"
+        + "".join(f"{name:>9}{'flooded':>8}{'ratio':>7}" for name in FLOOD_FIGURES),
+    ]
+    verdicts = []
+    for regime, tables, flood in keys:
+        alone = [m for m in sites if (m.regime, m.tables, m.flood) == (regime, tables, 0)]
+        flooded = [m for m in sites if (m.regime, m.tables, m.flood) == (regime, tables, flood)]
+        row, ratio = _flood_row(regime, tables, flood, list(zip(alone, flooded, strict=False)))
+        rows.append(row)
+        throughput = ratio.get("hum/s")
+        verdict = (
+            ""
+            if throughput is None
+            else (
+                " (within the target)" if throughput >= FLOOD_TARGET else " (NOT within the target)"
+            )
+        )
+        verdicts.append(
+            f"FLOOD RATIO {regime} tables={tables} flood={flood}: human actions/s with the "
+            f"flood / alone = {_fmt(throughput, '.2f')}{verdict}, target >= {FLOOD_TARGET:.2f}; "
+            f"latency median with / alone = {_fmt(ratio.get('lat.med'), '.2f')}, p95 "
+            f"{_fmt(ratio.get('lat.p95'), '.2f')}"
+        )
+    return rows + verdicts
 
 
 # ---------------------------------------------------------------- players and tables
@@ -949,6 +1068,68 @@ async def _human(
         codes.append(player.code)
 
 
+_CARD_CODES = [rank + suit for suit in "SHDC" for rank in "AKQJT98765432"]
+
+
+def refused_move(html: str, stale: bool) -> dict:
+    """A move the server refuses, of a shape every game reads: a card the page does not show
+    (so in nobody's hand it can see), on a version behind the board's (stale), or else on
+    the board's own while another is to move (out of turn); stale while it is this page's
+    turn, so that it is never applied."""
+    shown = set(_CARD.findall(html))
+    card = next((c for c in _CARD_CODES if c not in shown), "2C")
+    version = board_version(html) or 1
+    if stale or "my-turn" in board_flags(html):
+        version -= 1
+    return {"action": "play", "card": card, "cards": [card], "version": str(version)}
+
+
+async def _flooder(run: Run, base: str, player: Player, rate: float, result: Measurement):
+    """One flooding socket: refused moves at ``rate`` a second, stale and out of turn in
+    turn, with at most FLOOD_UNANSWERED unanswered (an answer: a frame with a toast), until
+    the window closes or MAX_FLOOD_FRAMES are sent."""
+    loop = asyncio.get_running_loop()
+    page = Page()
+    slots = asyncio.Semaphore(FLOOD_UNANSWERED)
+
+    async def answers(ws) -> None:
+        while True:
+            frame = await ws.recv()
+            page.receive(frame)
+            if _REFUSAL not in frame:
+                continue  # the flood's own table moved (its bots)
+            if run.start.is_set() and run.remaining() > 0:
+                if 'id="board"' in frame:
+                    result.flood_boards += 1
+                else:
+                    result.flood_bare += 1
+            slots.release()
+
+    async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
+        page.receive(await _recv(ws, 60))
+        run.mark_ready()
+        await run.start.wait()
+        reader = asyncio.create_task(answers(ws))
+        try:
+            at = loop.time()
+            for sent in range(MAX_FLOOD_FRAMES):
+                at = max(at + 1 / rate, loop.time())
+                await asyncio.sleep(max(0.0, min(at - loop.time(), run.remaining())))
+                if run.remaining() <= 0:
+                    break
+                # An answer that never comes (a frame the server drops) frees its slot.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(slots.acquire(), max(0.001, run.remaining()))
+                if run.remaining() <= 0:
+                    break
+                await ws.send(json.dumps(refused_move(page.html, stale=sent % 2 == 0)))
+                result.flood_sent += 1
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+
 async def _bare(run: Run, base: str, code: str, result: Measurement) -> None:
     """One bare connection in a closed loop: send, wait for the fragment, send again."""
     loop = asyncio.get_running_loop()
@@ -1010,9 +1191,10 @@ async def measure_site(
     pids: list[int] | None = None,
     seed: int = 0,
     reads: bool = False,
+    flood: list[Player] = (),
 ) -> tuple[Measurement, list[str], tuple]:
-    result = Measurement("site", regime, len(players))
-    run = Run(seconds, len(players))
+    result = Measurement("site", regime, len(players), flood=len(flood))
+    run = Run(seconds, len(players) + len(flood))
     codes = [p.code for p in players]
     tasks = [
         _human(
@@ -1028,6 +1210,10 @@ async def measure_site(
             reads,
         )
         for i, player in enumerate(players)
+    ]
+    tasks += [
+        _flooder(run, urls[i % len(urls)], player, FLOOD_BEYOND if i % 2 else FLOOD_WITHIN, result)
+        for i, player in enumerate(flood)
     ]
     window = await _measure(run, tasks, pids, result)
     return result, codes, window
@@ -1062,6 +1248,7 @@ class Config:
     log_dir: Path | None = None
     profile_dir: Path | None = None
     reviews: int = 0  # finished Gong Zhu hands whose reviews run while measuring
+    flood: int = 0  # sockets sending refused moves: each measurement again with them
     # The core the load generator (this process) runs on, so that its CPU does not spread
     # over the servers' cores; None: wherever the system puts it. The daphne processes it
     # starts may use every core.
@@ -1081,6 +1268,8 @@ class Config:
             raise ValueError(f"--repeat must be between 1 and {MAX_REPEAT}")
         if not 0 <= self.reviews <= MAX_REVIEWS:
             raise ValueError(f"--reviews must be between 0 and {MAX_REVIEWS}")
+        if not 0 <= self.flood <= MAX_FLOOD:
+            raise ValueError(f"--flood must be between 0 and {MAX_FLOOD}")
         if any(r not in REGIMES for r in self.regimes):
             raise ValueError(f"regimes are {', '.join(REGIMES)}")
         self.urls = [check_url(u) for u in self.urls]
@@ -1110,13 +1299,24 @@ def describe(config: Config) -> str:
         f"regimes {','.join(config.regimes)}, {config.repeat} run(s)\n"
         f"servers: {servers}; database {db['ENGINE'].rsplit('.', 1)[-1]} ({db['NAME']}); "
         f"channel layer {layer}; human think time {config.think:g} s"
-        f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}\n"
+        f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}"
+        f"{_flood_words(config.flood)}\n"
         f"machine: {os.cpu_count()} cores, load average {load} at start; load generator "
         + (
             f"pinned to core {config.client_core}"
             if config.client_core is not None
             else "not pinned"
         )
+    )
+
+
+def _flood_words(flood: int) -> str:
+    if not flood:
+        return ""
+    return (
+        f"; each measurement also with a flood: {flood} sockets at tables of their own sending "
+        f"refused moves (stale or out of turn), half {FLOOD_WITHIN:g} a second (a socket's "
+        f"allowance), half {FLOOD_BEYOND:g} a second, at most {FLOOD_UNANSWERED} unanswered"
     )
 
 
@@ -1167,7 +1367,15 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
                     for n in config.tables:
                         try:
                             results += _one(
-                                config, regime, n, servers, policy, f"{tag}-{rep}", players, out
+                                config,
+                                regime,
+                                n,
+                                servers,
+                                policy,
+                                f"{tag}-{rep}",
+                                players,
+                                out,
+                                flood_first=rep % 2 == 1,
                             )
                         except Exception as e:  # noqa: BLE001 - report it, keep the others
                             out(f"{regime:<6} tables={n:<3} FAILED: {e!r}")
@@ -1220,34 +1428,21 @@ def _servers(config: Config, pacing: bool, log_dir: Path) -> Iterator[Servers]:
         yield servers
 
 
-def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurement]:
-    make = make_pairs if regime == "together" else make_players
-    players = make(config.game, config.level, n, f"{tag}-{regime}-{n}")
-    created += players
-
-    def replace(player):
-        return new_table(config.game, config.level, player)
-
-    reviewed = _start_reviews(config, servers, f"{tag}-{regime}-{n}", created)
-    site, codes, (wall0, wall1) = asyncio.run(
-        measure_site(
-            servers.urls,
-            players,
-            regime=regime,
-            seconds=config.seconds,
-            think=config.think if regime != "closed" else 0.0,
-            policy=policy,
-            replace=replace,
-            pids=servers.pids,
-            reads=config.reads,
-        )
-    )
-    site.tables = n  # "together": two clients per table
-    site.actions = count_actions(sorted(set(codes)), wall0, wall1)
-    if reviewed:
-        site.reviews = _reviews_progress(reviewed)
-    out(site.line())
-    measured = [site]
+def _one(
+    config, regime, n, servers, policy, tag, created, out, flood_first=False
+) -> list[Measurement]:
+    """One measurement of ``n`` tables (with --flood: two, alone and flooded, in the order
+    ``flood_first`` says, so that a drift of the machine's load over a run does not favour
+    one), and the bare consumer's in the closed regime."""
+    floods = [0] if not config.flood else [config.flood, 0] if flood_first else [0, config.flood]
+    measured = []
+    for flood in floods:
+        site, players = _site(config, regime, n, servers, policy, tag, created, flood)
+        out(site.line())
+        measured.append(site)
+    if config.flood:
+        alone, flooded = sorted(measured, key=lambda m: m.flood)
+        out(flood_line(alone, flooded))
     if config.bare and regime == "closed":
         bare = asyncio.run(
             measure_bare(
@@ -1260,6 +1455,7 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
         )
         out(bare.line())
         if bare.actions_per_second:
+            site = measured[floods.index(0)]
             out(
                 f"{regime:<6} tables={n:<3} ratio site/bare actions/s: per human action "
                 f"{site.human_actions_per_second / bare.actions_per_second:.2f}, per applied "
@@ -1267,3 +1463,38 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
             )
         measured.append(bare)
     return measured
+
+
+def _site(config, regime, n, servers, policy, tag, created, flood=0):
+    """The site's tables measured (with ``flood`` sockets flooding meanwhile), and its
+    players."""
+    tag = f"{tag}-{regime}-{n}" + (f"-flood{flood}" if flood else "")
+    make = make_pairs if regime == "together" else make_players
+    players = make(config.game, config.level, n, tag)
+    created += players
+    flooders = make_players(config.game, config.level, flood, f"{tag}-f") if flood else []
+    created += flooders
+
+    def replace(player):
+        return new_table(config.game, config.level, player)
+
+    reviewed = _start_reviews(config, servers, tag, created)
+    site, codes, (wall0, wall1) = asyncio.run(
+        measure_site(
+            servers.urls,
+            players,
+            regime=regime,
+            seconds=config.seconds,
+            think=config.think if regime != "closed" else 0.0,
+            policy=policy,
+            replace=replace,
+            pids=servers.pids,
+            reads=config.reads,
+            flood=flooders,
+        )
+    )
+    site.tables = n  # "together": two clients per table
+    site.actions = count_actions(sorted(set(codes)), wall0, wall1)  # the flood's apart
+    if reviewed:
+        site.reviews = _reviews_progress(reviewed)
+    return site, players
