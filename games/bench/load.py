@@ -69,6 +69,7 @@ MAX_FLOOD_FRAMES = 5000
 FLOOD_WITHIN = 10.0  # frames a second
 FLOOD_BEYOND = 50.0
 FLOOD_UNANSWERED = 4
+FLOOD_PATIENCE = 2.0  # seconds to wait for an answer before sending without it
 FLOOD_TARGET = 0.90  # the target: within 10 % of the tables running alone
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 ROOT = Path(settings.BASE_DIR)
@@ -348,6 +349,7 @@ class Measurement:
     flood_sent: int = 0
     flood_boards: int = 0
     flood_bare: int = 0
+    flood_unanswered: int = 0  # frames sent without an answer to one before them
 
     @property
     def human_actions(self) -> int:
@@ -446,6 +448,7 @@ class Measurement:
                 f"flood {self.flood} sockets: {self.flood_sent} refused moves sent "
                 f"({self.flood_sent / self.seconds:.0f}/s), answered with a board "
                 f"{self.flood_boards}, without {self.flood_bare}"
+                + (f", given up {self.flood_unanswered}" if self.flood_unanswered else "")
             )
         return " | ".join(parts)
 
@@ -1091,8 +1094,10 @@ async def _flooder(run: Run, base: str, player: Player, rate: float, result: Mea
     loop = asyncio.get_running_loop()
     page = Page()
     slots = asyncio.Semaphore(FLOOD_UNANSWERED)
+    given_up = 0  # answers given up that have not come since: their slots are taken again
 
     async def answers(ws) -> None:
+        nonlocal given_up
         while True:
             frame = await ws.recv()
             page.receive(frame)
@@ -1103,7 +1108,10 @@ async def _flooder(run: Run, base: str, player: Player, rate: float, result: Mea
                     result.flood_boards += 1
                 else:
                     result.flood_bare += 1
-            slots.release()
+            if given_up:
+                given_up -= 1
+            else:
+                slots.release()
 
     async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
         page.receive(await _recv(ws, 60))
@@ -1117,9 +1125,15 @@ async def _flooder(run: Run, base: str, player: Player, rate: float, result: Mea
                 await asyncio.sleep(max(0.0, min(at - loop.time(), run.remaining())))
                 if run.remaining() <= 0:
                     break
-                # An answer that never comes (a frame the server drops) frees its slot.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(slots.acquire(), max(0.001, run.remaining()))
+                # An answer that has not come within FLOOD_PATIENCE (a frame the server
+                # answers with nothing) is given up, and counted.
+                try:
+                    await asyncio.wait_for(
+                        slots.acquire(), max(0.001, min(FLOOD_PATIENCE, run.remaining()))
+                    )
+                except TimeoutError:
+                    result.flood_unanswered += 1
+                    given_up += 1
                 if run.remaining() <= 0:
                     break
                 await ws.send(json.dumps(refused_move(page.html, stale=sent % 2 == 0)))
