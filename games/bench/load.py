@@ -4,7 +4,8 @@ N tables are played at once over real WebSockets against daphne processes on 127
 human client per table (the bots move on the server). Measured, per table count and regime:
 
 - latency: from sending the human's action to receiving that player's updated board (the
-  first frame whose ``data-version`` is greater than the one acted on); median, p95, p99;
+  first frame after which the client's board has a ``data-version`` greater than the one
+  acted on); median, p95, p99;
 - actions per second: every applied move, human or bot (ActionLog rows written in the
   measuring window; starting the next hand writes none and is not counted);
 - the bare consumer (``games/bench/bare.py``: one write, one group send, one fragment) on the
@@ -17,8 +18,9 @@ lockstep), ``together`` (as human, but each table is a table for people with two
 clients in seats 0 and 1, both at the human pace) and ``closed`` (GAME_PACING=0; each human
 acts as soon as its turn arrives).
 
-The client knows a game only through its frames: the board's ``data-version`` and
-``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
+The client knows a game only through its frames, which it applies to its board as the page
+does (``Page``: a whole board, then patches of what changed): the board's ``data-version``
+and ``data-phase``, the "next hand" form, the toast of a refusal, and a per-game policy that
 picks a legal move from the markup (each game's ``load_move``). Everything is bounded: at most
 MAX_TABLES tables, MAX_SECONDS per measurement, servers on 127.0.0.1 only.
 """
@@ -57,6 +59,18 @@ MAX_REPEAT = 10
 MAX_REVIEWS = 100
 HUMAN_THINK = 2.0
 STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
+# --flood: sockets at tables of their own sending moves the server refuses, while the measured
+# tables play. Half keep to a socket's allowance of moves (MOVES_PER_SECOND in
+# games/consumers.py: each reaches the table's handler), half send five times that (beyond
+# the burst the socket refuses them itself); each with at most FLOOD_UNANSWERED frames
+# unanswered (as fast as the server lets it) and at most MAX_FLOOD_FRAMES in a measurement.
+MAX_FLOOD = 100
+MAX_FLOOD_FRAMES = 5000
+FLOOD_WITHIN = 10.0  # frames a second
+FLOOD_BEYOND = 50.0
+FLOOD_UNANSWERED = 4
+FLOOD_PATIENCE = 2.0  # seconds to wait for an answer before sending without it
+FLOOD_TARGET = 0.90  # the issue's target: within 10 % of the tables running alone
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 ROOT = Path(settings.BASE_DIR)
 
@@ -159,6 +173,131 @@ def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
     }
 
 
+# ---------------------------------------------------------------- the page's board
+
+# The elements of a message or a board, told apart by their tags (the boards have no
+# comments, scripts or preformatted text left when they leave the server: frames.shown).
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>")
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+_SWAP_OOB = re.compile(r'\shx-swap-oob="([^"]*)"')
+_ID = re.compile(r'\sid="([^"]+)"')
+_PATCH = "<template data-patch"
+_PATCH_END = "</template>"
+
+
+def _element_end(html: str, start: int) -> int:
+    """Where the element whose opening tag starts at ``start`` ends (after its closing tag,
+    or after the opening tag of a void element); the end of ``html`` if it is never closed."""
+    depth = 0
+    for tag in _TAG.finditer(html, start):
+        closing, name, self_closing = tag.groups()
+        if closing:
+            depth -= 1
+        elif name.lower() not in _VOID and not self_closing:
+            depth += 1
+        if depth <= 0:
+            return tag.end()
+    return len(html)
+
+
+def _elements(html: str) -> list[str]:
+    """The top-level elements of ``html``, each whole."""
+    found, pos = [], 0
+    while (tag := _TAG.search(html, pos)) is not None:
+        if tag.group(1):  # a stray closing tag
+            pos = tag.end()
+            continue
+        pos = _element_end(html, tag.start())
+        found.append(html[tag.start() : pos])
+    return found
+
+
+class Page:
+    """One socket's board as a browser keeps it (static/js/table.js, the htmx ws extension):
+    a whole board replaces it; a patch (games/frames.py) made against its version sets the
+    board element's attributes and those of the elements it names by their opening tags
+    alone, then swaps each element that follows into the one with its id; any other message
+    swaps its elements in by id (a refusal's toast, a reading). The client reads its moves
+    from ``html``, never from the last frame alone: a patch leaves out what did not change
+    (the cards a person may play, the form to expose or to deal the next hand)."""
+
+    def __init__(self) -> None:
+        self.html = ""
+
+    @property
+    def version(self) -> int | None:
+        return board_version(self.html)
+
+    def receive(self, frame: str) -> bool:
+        """Apply one frame; False when it is a patch made against another board (the page
+        then asks for the whole board: ``{"action": "resync"}``) and nothing was applied."""
+        if frame.startswith(_PATCH):
+            head, _, body = frame.partition(_PATCH_END)
+            base = re.search(r'\bdata-base="(\d+)"', head)
+            tags = [t[: t.index(">") + 1] for t in _elements(head[head.index(">") + 1 :])]
+            parts = _elements(body)
+            fits = (
+                base is not None
+                and int(base.group(1)) == self.version
+                and bool(tags)
+                and all(self._span(_ident(t)) for t in tags[1:] + parts)
+            )
+            if not fits:
+                return False
+            self.html = _BOARD.sub(lambda _m: tags[0], self.html, count=1)
+            for tag in tags[1:]:
+                start, _end = self._span(_ident(tag))
+                self.html = self.html[:start] + tag + self.html[self.html.index(">", start) + 1 :]
+            for part in parts:
+                self._swap(part)
+        elif _BOARD.search(frame):
+            self.html = frame
+        else:
+            for part in _elements(frame):
+                if self._span(_ident(part)):
+                    self._swap(part)
+        return True
+
+    def _span(self, ident: str | None) -> tuple[int, int] | None:
+        """Where the element with this id is in the board, or None."""
+        if not ident:
+            return None
+        found = re.search(rf'\sid="{re.escape(ident)}"', self.html)
+        if found is None:
+            return None
+        start = self.html.rindex("<", 0, found.start())
+        return start, _element_end(self.html, start)
+
+    def _swap(self, part: str) -> None:
+        """One element of a message swapped in as htmx swaps it out of band."""
+        how = _SWAP_OOB.search(part[: part.index(">") + 1])
+        swap, _, target = (how.group(1) if how else "outerHTML").partition(":")
+        span = self._span(target.lstrip("#") or _ident(part))
+        if span is None:
+            return
+        start, end = span
+        inner = part[part.index(">") + 1 : part.rindex("</")] if "</" in part else ""
+        old = self.html[start:end]
+        head = start + old.index(">") + 1
+        tail = start + old.rindex("</") if "</" in old else end
+        at = {
+            "delete": (start, end, ""),
+            "beforebegin": (start, start, inner),
+            "afterbegin": (head, head, inner),
+            "beforeend": (tail, tail, inner),
+            "afterend": (end, end, inner),
+            "innerHTML": (head, tail, inner),
+        }.get(swap, (start, end, part))  # outerHTML (or true)
+        self.html = self.html[: at[0]] + at[2] + self.html[at[1] :]
+
+
+def _ident(element: str) -> str | None:
+    found = _ID.search(element[: element.index(">") + 1]) if ">" in element else None
+    return found.group(1) if found else None
+
+
 # ---------------------------------------------------------------- figures
 
 
@@ -183,6 +322,7 @@ class Measurement:
     latencies: list[float] = field(default_factory=list)  # seconds
     refused: int = 0
     stalls: int = 0
+    resyncs: int = 0  # patches that did not fit the client's board: it asked for the whole
     matches: int = 0  # matches that ended (the table was replaced by a new one)
     server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
     # The same per daphne process (each with its live children: the Hard bots' pool workers).
@@ -202,6 +342,14 @@ class Measurement:
     # On PostgreSQL: the most sessions the servers held at once, and their pools' bound.
     db_sessions: int | None = None
     db_bound: int | None = None
+    # With --flood: the flood's sockets meanwhile (0: the tables alone), the frames they sent
+    # in the window and their answers, with a board (the table's handler refused them) or
+    # without (the socket refused them itself).
+    flood: int = 0
+    flood_sent: int = 0
+    flood_boards: int = 0
+    flood_bare: int = 0
+    flood_unanswered: int = 0  # frames sent without an answer to one before them
 
     @property
     def human_actions(self) -> int:
@@ -278,7 +426,8 @@ class Measurement:
         parts.append(f"client CPU {self.client_cpu / self.seconds * 100:.0f}%")
         if self.kind == "site":
             parts.append(
-                f"refused {self.refused} stalls {self.stalls} matches ended {self.matches}"
+                f"refused {self.refused} stalls {self.stalls} matches ended {self.matches} "
+                f"resyncs {self.resyncs}"
             )
         if self.turnarounds:
             parts.append(
@@ -293,6 +442,13 @@ class Measurement:
             parts.append(
                 f"reads n={len(self.reads)} median {percentile(self.reads, 50) * 1000:.1f} ms "
                 f"p95 {percentile(self.reads, 95) * 1000:.1f} ms"
+            )
+        if self.flood:
+            parts.append(
+                f"flood {self.flood} sockets: {self.flood_sent} refused moves sent "
+                f"({self.flood_sent / self.seconds:.0f}/s), answered with a board "
+                f"{self.flood_boards}, without {self.flood_bare}"
+                + (f", given up {self.flood_unanswered}" if self.flood_unanswered else "")
             )
         return " | ".join(parts)
 
@@ -320,11 +476,10 @@ def summary(results: list[Measurement], repeat: int) -> str:
         f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
         f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}{'back.med':>9}{'back.p95':>9}",
     ]
-    keys = sorted(
-        {(m.regime, m.tables) for m in results}, key=lambda k: (REGIMES.index(k[0]), k[1])
-    )
+    alone = [m for m in results if not m.flood]
+    keys = sorted({(m.regime, m.tables) for m in alone}, key=lambda k: (REGIMES.index(k[0]), k[1]))
     for regime, tables in keys:
-        site = [m for m in results if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
+        site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
         human_aps = _median([m.human_actions_per_second for m in site])
         bare_aps = _median([m.actions_per_second for m in bare])
@@ -350,7 +505,7 @@ def summary(results: list[Measurement], repeat: int) -> str:
     for regime, tables in keys:
         shares = [
             m.process_shares()
-            for m in results
+            for m in alone
             if (m.kind, m.regime, m.tables) == ("site", regime, tables)
             and len(m.server_cpu_by_process) > 1
         ]
@@ -360,6 +515,7 @@ def summary(results: list[Measurement], repeat: int) -> str:
                 f"{regime} {tables}: CPU per daphne process (with its pool workers), % of one "
                 "core: " + ", ".join(f"{v:.0f}" for v in each)
             )
+    rows += flood_summary(results)
     watched = [m for m in results if m.db_sessions is not None]
     if watched:
         bound = max((m.db_bound or 0) for m in watched)
@@ -369,6 +525,101 @@ def summary(results: list[Measurement], repeat: int) -> str:
             + (f" (their connection pools' bound: {bound})" if bound else "")
         )
     return "\n".join(rows)
+
+
+FLOOD_FIGURES = ("hum/s", "lat.med", "lat.p95", "back.med")
+
+
+def flood_ratios(alone: Measurement, flooded: Measurement) -> dict[str, float | None]:
+    """How the flood changed the measured tables: their human actions/s with it over alone
+    (the issue's figure: at least FLOOD_TARGET), and their latencies and turn-back times
+    with it over alone."""
+
+    def over(a, b):
+        return a / b if a is not None and b else None
+
+    return {
+        "hum/s": over(flooded.human_actions_per_second, alone.human_actions_per_second),
+        "lat.med": over(flooded.latency_ms(50), alone.latency_ms(50)),
+        "lat.p95": over(flooded.latency_ms(95), alone.latency_ms(95)),
+        "back.med": over(flooded.turnaround_ms(50), alone.turnaround_ms(50)),
+    }
+
+
+def flood_line(alone: Measurement, flooded: Measurement) -> str:
+    r = flood_ratios(alone, flooded)
+
+    def fmt(v):
+        return "-" if v is None else f"{v:.2f}"
+
+    return (
+        f"{flooded.regime:<6} tables={flooded.tables:<3} flood {flooded.flood}: with the flood / "
+        f"alone: human actions/s {fmt(r['hum/s'])}, latency median x{fmt(r['lat.med'])}, "
+        f"p95 x{fmt(r['lat.p95'])}, turn back median x{fmt(r['back.med'])}"
+    )
+
+
+def _fmt(value: float | None, spec: str = ".1f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _flood_row(regime: str, tables: int, flood: int, pairs: list) -> tuple[str, dict]:
+    """One row of the flood's table, from its runs' (alone, flooded) measurements; the
+    medians of the runs' ratios."""
+    ratios = [flood_ratios(a, f) for a, f in pairs]
+    ratio = {name: _median([r[name] for r in ratios]) for name in ratios[0]} if ratios else {}
+    row = f"{regime:<9}{tables:>7}{flood:>6}"
+    for figure, name, spec in (
+        (lambda m: m.human_actions_per_second, "hum/s", ".1f"),
+        (lambda m: m.latency_ms(50), "lat.med", ".1f"),
+        (lambda m: m.latency_ms(95), "lat.p95", ".1f"),
+        (lambda m: m.turnaround_ms(50), "back.med", ".0f"),
+    ):
+        row += f"{_fmt(_median([figure(a) for a, _ in pairs]), spec):>9}"
+        row += f"{_fmt(_median([figure(f) for _, f in pairs]), spec):>8}"
+        row += f"{_fmt(ratio.get(name), '.2f'):>7}"
+    return row, ratio
+
+
+def flood_summary(results: list[Measurement]) -> list[str]:
+    """With --flood: per regime and table count, the measured tables alone and with the
+    flood (medians over the runs) and the medians of each run's ratios; then the issue's
+    figure, one line each."""
+    sites = [m for m in results if m.kind == "site"]
+    keys = sorted(
+        {(m.regime, m.tables, m.flood) for m in sites if m.flood},
+        key=lambda k: (REGIMES.index(k[0]), k[1], k[2]),
+    )
+    if not keys:
+        return []
+    rows = [
+        "flood: the measured tables alone and while other sockets flood the server with "
+        "refused moves, in the same run (medians over the runs; ratio: with the flood / "
+        "alone, the median of the runs' ratios)",
+        f"{'regime':<9}{'tables':>7}{'flood':>6}"
+        + "".join(f"{name:>9}{'flooded':>8}{'ratio':>7}" for name in FLOOD_FIGURES),
+    ]
+    verdicts = []
+    for regime, tables, flood in keys:
+        alone = [m for m in sites if (m.regime, m.tables, m.flood) == (regime, tables, 0)]
+        flooded = [m for m in sites if (m.regime, m.tables, m.flood) == (regime, tables, flood)]
+        row, ratio = _flood_row(regime, tables, flood, list(zip(alone, flooded, strict=False)))
+        rows.append(row)
+        throughput = ratio.get("hum/s")
+        verdict = (
+            ""
+            if throughput is None
+            else (
+                " (within the target)" if throughput >= FLOOD_TARGET else " (NOT within the target)"
+            )
+        )
+        verdicts.append(
+            f"FLOOD RATIO {regime} tables={tables} flood={flood}: human actions/s with the "
+            f"flood / alone = {_fmt(throughput, '.2f')}{verdict}, target >= {FLOOD_TARGET:.2f}; "
+            f"latency median with / alone = {_fmt(ratio.get('lat.med'), '.2f')}, p95 "
+            f"{_fmt(ratio.get('lat.p95'), '.2f')}"
+        )
+    return rows + verdicts
 
 
 # ---------------------------------------------------------------- players and tables
@@ -722,33 +973,39 @@ async def _human(
     answered: float | None = None  # when the last action was answered
 
     async def receive(timeout: float) -> str:
-        """The next frame; counted (payload and wire) while the window is open."""
+        """The next frame, applied to the page's board (a patch that does not fit it asks
+        for the whole board, as the page does); counted (payload and wire) while the window
+        is open."""
         nonlocal seen_wire
         frame = await _recv(ws, timeout)
         if run.start.is_set() and run.remaining() > 0:
             result.payload_bytes += len(frame.encode())
             result.wire_bytes += ws.wire - seen_wire
         seen_wire = ws.wire
+        if not page.receive(frame):
+            result.resyncs += 1
+            await ws.send(json.dumps({"action": "resync"}))
         return frame
 
     while True:
         stalled = False
         async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
             seen_wire = 0
-            html = await receive(60)
-            if board_version(html) is None:
-                raise RuntimeError(f"no board on connecting to {player.code}: {html[:300]}")
+            page = Page()  # a new socket starts with a whole board
+            first = await receive(60)
+            if page.version is None:
+                raise RuntimeError(f"no board on connecting to {player.code}: {first[:300]}")
             if not run.start.is_set():
                 run.mark_ready()
                 await run.start.wait()
             while run.remaining() > 0:
-                move = policy(html, rng)
-                version = board_version(html)
+                move = policy(page.html, rng)
+                version = page.version
                 if move is None or version is None:
-                    if match_finished(html):
+                    if match_finished(page.html):
                         break
                     try:
-                        html = await receive(min(STALL_SECONDS, run.remaining()))
+                        await receive(min(STALL_SECONDS, run.remaining()))
                     except TimeoutError:
                         stalled = run.remaining() > 0
                         break
@@ -758,9 +1015,17 @@ async def _human(
                 answered = None
                 if think:
                     pause = rng.uniform(0, think) if first_turn else think
-                    await asyncio.sleep(min(pause, max(0.0, run.remaining())))
+                    # The page takes frames while its person thinks, who then acts on the
+                    # board as it is (the other person at the table may have moved).
+                    until = loop.time() + min(pause, max(0.0, run.remaining()))
+                    while (left := until - loop.time()) > 0:
+                        with contextlib.suppress(TimeoutError):
+                            await receive(left)
                     if run.remaining() <= 0:
                         return
+                    move, version = policy(page.html, rng), page.version
+                    if move is None or version is None:
+                        continue
                 first_turn = False
                 if reads and move.get("action") == "play" and move.get("cards"):
                     # What a player's page asks while they select: a read, counted apart.
@@ -774,21 +1039,20 @@ async def _human(
                         if 'id="selection-reading"' in answer and 'id="board"' not in answer:
                             result.reads.append(loop.time() - asked)
                             break
-                        html = answer if board_version(answer) is not None else html
-                    version = board_version(html) or version
+                    version = page.version or version
                 move["version"] = str(version)
                 sent = loop.time()
                 await ws.send(json.dumps(move))
                 while True:
                     try:
-                        html = await receive(STALL_SECONDS)
+                        frame = await receive(STALL_SECONDS)
                     except TimeoutError:
                         stalled = True
                         break
-                    if is_refusal(html):
+                    if is_refusal(frame):
                         result.refused += 1
                         break
-                    got = board_version(html)
+                    got = page.version
                     if got is not None and got > version:
                         result.latencies.append(loop.time() - sent)
                         answered = loop.time()
@@ -805,6 +1069,79 @@ async def _human(
         result.matches += 1
         player = await asyncio.to_thread(replace, player)
         codes.append(player.code)
+
+
+_CARD_CODES = [rank + suit for suit in "SHDC" for rank in "AKQJT98765432"]
+
+
+def refused_move(html: str, stale: bool) -> dict:
+    """A move the server refuses, of a shape every game reads: a card the page does not show
+    (so in nobody's hand it can see), on a version behind the board's (stale), or else on
+    the board's own while another is to move (out of turn); stale while it is this page's
+    turn, so that it is never applied."""
+    shown = set(_CARD.findall(html))
+    card = next((c for c in _CARD_CODES if c not in shown), "2C")
+    version = board_version(html) or 1
+    if stale or "my-turn" in board_flags(html):
+        version -= 1
+    return {"action": "play", "card": card, "cards": [card], "version": str(version)}
+
+
+async def _flooder(run: Run, base: str, player: Player, rate: float, result: Measurement):
+    """One flooding socket: refused moves at ``rate`` a second, stale and out of turn in
+    turn, with at most FLOOD_UNANSWERED unanswered (an answer: a frame with a toast), until
+    the window closes or MAX_FLOOD_FRAMES are sent."""
+    loop = asyncio.get_running_loop()
+    page = Page()
+    slots = asyncio.Semaphore(FLOOD_UNANSWERED)
+    given_up = 0  # answers given up that have not come since: their slots are taken again
+
+    async def answers(ws) -> None:
+        nonlocal given_up
+        while True:
+            frame = await ws.recv()
+            page.receive(frame)
+            if _REFUSAL not in frame:
+                continue  # the flood's own table moved (its bots)
+            if run.start.is_set() and run.remaining() > 0:
+                if 'id="board"' in frame:
+                    result.flood_boards += 1
+                else:
+                    result.flood_bare += 1
+            if given_up:
+                given_up -= 1
+            else:
+                slots.release()
+
+    async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
+        page.receive(await _recv(ws, 60))
+        run.mark_ready()
+        await run.start.wait()
+        reader = asyncio.create_task(answers(ws))
+        try:
+            at = loop.time()
+            for sent in range(MAX_FLOOD_FRAMES):
+                at = max(at + 1 / rate, loop.time())
+                await asyncio.sleep(max(0.0, min(at - loop.time(), run.remaining())))
+                if run.remaining() <= 0:
+                    break
+                # An answer that has not come within FLOOD_PATIENCE (a frame the server
+                # answers with nothing) is given up, and counted.
+                try:
+                    await asyncio.wait_for(
+                        slots.acquire(), max(0.001, min(FLOOD_PATIENCE, run.remaining()))
+                    )
+                except TimeoutError:
+                    result.flood_unanswered += 1
+                    given_up += 1
+                if run.remaining() <= 0:
+                    break
+                await ws.send(json.dumps(refused_move(page.html, stale=sent % 2 == 0)))
+                result.flood_sent += 1
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
 
 
 async def _bare(run: Run, base: str, code: str, result: Measurement) -> None:
@@ -868,9 +1205,10 @@ async def measure_site(
     pids: list[int] | None = None,
     seed: int = 0,
     reads: bool = False,
+    flood: list[Player] = (),
 ) -> tuple[Measurement, list[str], tuple]:
-    result = Measurement("site", regime, len(players))
-    run = Run(seconds, len(players))
+    result = Measurement("site", regime, len(players), flood=len(flood))
+    run = Run(seconds, len(players) + len(flood))
     codes = [p.code for p in players]
     tasks = [
         _human(
@@ -886,6 +1224,10 @@ async def measure_site(
             reads,
         )
         for i, player in enumerate(players)
+    ]
+    tasks += [
+        _flooder(run, urls[i % len(urls)], player, FLOOD_BEYOND if i % 2 else FLOOD_WITHIN, result)
+        for i, player in enumerate(flood)
     ]
     window = await _measure(run, tasks, pids, result)
     return result, codes, window
@@ -920,6 +1262,7 @@ class Config:
     log_dir: Path | None = None
     profile_dir: Path | None = None
     reviews: int = 0  # finished Gong Zhu hands whose reviews run while measuring
+    flood: int = 0  # sockets sending refused moves: each measurement again with them
     # The core the load generator (this process) runs on, so that its CPU does not spread
     # over the servers' cores; None: wherever the system puts it. The daphne processes it
     # starts may use every core.
@@ -939,6 +1282,8 @@ class Config:
             raise ValueError(f"--repeat must be between 1 and {MAX_REPEAT}")
         if not 0 <= self.reviews <= MAX_REVIEWS:
             raise ValueError(f"--reviews must be between 0 and {MAX_REVIEWS}")
+        if not 0 <= self.flood <= MAX_FLOOD:
+            raise ValueError(f"--flood must be between 0 and {MAX_FLOOD}")
         if any(r not in REGIMES for r in self.regimes):
             raise ValueError(f"regimes are {', '.join(REGIMES)}")
         self.urls = [check_url(u) for u in self.urls]
@@ -968,13 +1313,24 @@ def describe(config: Config) -> str:
         f"regimes {','.join(config.regimes)}, {config.repeat} run(s)\n"
         f"servers: {servers}; database {db['ENGINE'].rsplit('.', 1)[-1]} ({db['NAME']}); "
         f"channel layer {layer}; human think time {config.think:g} s"
-        f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}\n"
+        f"{f'; {config.reviews} hand reviews asked for per measurement' if config.reviews else ''}"
+        f"{_flood_words(config.flood)}\n"
         f"machine: {os.cpu_count()} cores, load average {load} at start; load generator "
         + (
             f"pinned to core {config.client_core}"
             if config.client_core is not None
             else "not pinned"
         )
+    )
+
+
+def _flood_words(flood: int) -> str:
+    if not flood:
+        return ""
+    return (
+        f"; each measurement also with a flood: {flood} sockets at tables of their own sending "
+        f"refused moves (stale or out of turn), half {FLOOD_WITHIN:g} a second (a socket's "
+        f"allowance), half {FLOOD_BEYOND:g} a second, at most {FLOOD_UNANSWERED} unanswered"
     )
 
 
@@ -1025,7 +1381,15 @@ def run(config: Config, out: Callable[[str], None]) -> list[Measurement]:
                     for n in config.tables:
                         try:
                             results += _one(
-                                config, regime, n, servers, policy, f"{tag}-{rep}", players, out
+                                config,
+                                regime,
+                                n,
+                                servers,
+                                policy,
+                                f"{tag}-{rep}",
+                                players,
+                                out,
+                                flood_first=rep % 2 == 1,
                             )
                         except Exception as e:  # noqa: BLE001 - report it, keep the others
                             out(f"{regime:<6} tables={n:<3} FAILED: {e!r}")
@@ -1078,34 +1442,21 @@ def _servers(config: Config, pacing: bool, log_dir: Path) -> Iterator[Servers]:
         yield servers
 
 
-def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurement]:
-    make = make_pairs if regime == "together" else make_players
-    players = make(config.game, config.level, n, f"{tag}-{regime}-{n}")
-    created += players
-
-    def replace(player):
-        return new_table(config.game, config.level, player)
-
-    reviewed = _start_reviews(config, servers, f"{tag}-{regime}-{n}", created)
-    site, codes, (wall0, wall1) = asyncio.run(
-        measure_site(
-            servers.urls,
-            players,
-            regime=regime,
-            seconds=config.seconds,
-            think=config.think if regime != "closed" else 0.0,
-            policy=policy,
-            replace=replace,
-            pids=servers.pids,
-            reads=config.reads,
-        )
-    )
-    site.tables = n  # "together": two clients per table
-    site.actions = count_actions(sorted(set(codes)), wall0, wall1)
-    if reviewed:
-        site.reviews = _reviews_progress(reviewed)
-    out(site.line())
-    measured = [site]
+def _one(
+    config, regime, n, servers, policy, tag, created, out, flood_first=False
+) -> list[Measurement]:
+    """One measurement of ``n`` tables (with --flood: two, alone and flooded, in the order
+    ``flood_first`` says, so that a drift of the machine's load over a run does not favour
+    one), and the bare consumer's in the closed regime."""
+    floods = [0] if not config.flood else [config.flood, 0] if flood_first else [0, config.flood]
+    measured = []
+    for flood in floods:
+        site, players = _site(config, regime, n, servers, policy, tag, created, flood)
+        out(site.line())
+        measured.append(site)
+    if config.flood:
+        alone, flooded = sorted(measured, key=lambda m: m.flood)
+        out(flood_line(alone, flooded))
     if config.bare and regime == "closed":
         bare = asyncio.run(
             measure_bare(
@@ -1118,6 +1469,7 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
         )
         out(bare.line())
         if bare.actions_per_second:
+            site = measured[floods.index(0)]
             out(
                 f"{regime:<6} tables={n:<3} ratio site/bare actions/s: per human action "
                 f"{site.human_actions_per_second / bare.actions_per_second:.2f}, per applied "
@@ -1125,3 +1477,38 @@ def _one(config, regime, n, servers, policy, tag, created, out) -> list[Measurem
             )
         measured.append(bare)
     return measured
+
+
+def _site(config, regime, n, servers, policy, tag, created, flood=0):
+    """The site's tables measured (with ``flood`` sockets flooding meanwhile), and its
+    players."""
+    tag = f"{tag}-{regime}-{n}" + (f"-flood{flood}" if flood else "")
+    make = make_pairs if regime == "together" else make_players
+    players = make(config.game, config.level, n, tag)
+    created += players
+    flooders = make_players(config.game, config.level, flood, f"{tag}-f") if flood else []
+    created += flooders
+
+    def replace(player):
+        return new_table(config.game, config.level, player)
+
+    reviewed = _start_reviews(config, servers, tag, created)
+    site, codes, (wall0, wall1) = asyncio.run(
+        measure_site(
+            servers.urls,
+            players,
+            regime=regime,
+            seconds=config.seconds,
+            think=config.think if regime != "closed" else 0.0,
+            policy=policy,
+            replace=replace,
+            pids=servers.pids,
+            reads=config.reads,
+            flood=flooders,
+        )
+    )
+    site.tables = n  # "together": two clients per table
+    site.actions = count_actions(sorted(set(codes)), wall0, wall1)  # the flood's apart
+    if reviewed:
+        site.reviews = _reviews_progress(reviewed)
+    return site, players

@@ -93,6 +93,16 @@ class Command(BaseCommand):
             "each measurement starts: the low-priority review worker runs while the bots move",
         )
         parser.add_argument(
+            "--flood",
+            type=int,
+            default=0,
+            help="measure each table count twice in the same run, alone and while this many "
+            "other sockets (at tables of their own) send moves the server refuses (stale or "
+            f"out of turn; half at a socket's allowance of {load.FLOOD_WITHIN:g} a second, half "
+            f"at {load.FLOOD_BEYOND:g}), and print the ratio with the flood / alone (FLOOD "
+            f"RATIO; at most {load.MAX_FLOOD})",
+        )
+        parser.add_argument(
             "--client-core",
             default="last",
             help="the core the load generator keeps to (the daphne processes use every "
@@ -119,6 +129,7 @@ class Command(BaseCommand):
             bare=not opts["no_bare"],
             reads=opts["reads"],
             reviews=opts["reviews"],
+            flood=opts["flood"],
             log_dir=opts["log_dir"],
             profile_dir=opts["profile"],
             client_core=_core(opts["client_core"]),
