@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import redis.exceptions
 from asgiref.sync import SyncToAsync
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
@@ -356,6 +357,22 @@ class KeptLayer:
         return None
 
 
+def _sent_while_open(send):
+    """Daphne's ``send``, which drops what is sent after the page closed the socket: a board
+    finished on the database thread while the page went away was sent to a protocol that
+    autobahn had closed but daphne not yet marked gone, and the ``Disconnected`` it raised
+    ended the handler with "Exception inside application" (seen under loadbench). The
+    socket's disconnect comes next, as it would have."""
+
+    async def sending(message):
+        try:
+            await send(message)
+        except Disconnected:
+            log.info("sent after the socket closed: dropped")
+
+    return sending
+
+
 class LayerOutageMixin:
     """Keeps the socket open when the channel layer goes away, and whole when it is back.
 
@@ -378,7 +395,7 @@ class LayerOutageMixin:
         # channels.consumer.AsyncConsumer.__call__ (channels 4.3), reading through a KeptLayer.
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.base_send = send
+        self.base_send = _sent_while_open(send)
         sources = [receive]
         if self.channel_layer is not None:
             self.channel_layer = KeptLayer(self.channel_layer, self._layer_lost)

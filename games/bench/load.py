@@ -59,6 +59,7 @@ MAX_REPEAT = 10
 MAX_REVIEWS = 100
 HUMAN_THINK = 2.0
 STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
+REFUSED_PAUSE = 0.1  # after a refusal, the next move waits this long (or the next frame)
 # --flood: sockets at tables of their own sending moves the server refuses, while the measured
 # tables play. Half keep to a socket's allowance of moves (MOVES_PER_SECOND in
 # games/consumers.py: each reaches the table's handler), half send five times that (beyond
@@ -1051,6 +1052,11 @@ async def _human(
                         break
                     if is_refusal(frame):
                         result.refused += 1
+                        # A person reads the toast before trying again: without this pause
+                        # the closed loop spun against the socket's pace of moves, thousands
+                        # of refusals in seconds, each a frame.
+                        with contextlib.suppress(TimeoutError):
+                            await receive(REFUSED_PAUSE)
                         break
                     got = page.version
                     if got is not None and got > version:

@@ -705,3 +705,30 @@ async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothi
     assert await comm.receive_nothing(timeout=0.2)
     assert (await sync_to_async(Table.objects.get)(pk=table.pk)).version == before
     await comm.disconnect()
+
+
+async def test_a_board_sent_after_the_page_closed_is_dropped_without_an_error():
+    """Between the page closing its socket and daphne marking it gone, autobahn refuses a
+    send with Disconnected; the board is dropped instead of ending the handler with
+    "Exception inside application" (and its traceback in the log)."""
+    from autobahn.exception import Disconnected
+
+    from games.live import _sent_while_open
+
+    sent = []
+
+    async def closed(message):
+        if message["type"] == "websocket.send":
+            raise Disconnected("Attempt to send on a closed protocol")
+        sent.append(message)
+
+    send = _sent_while_open(closed)
+    await send({"type": "websocket.send", "text": "<div id=board>"})
+    await send({"type": "websocket.close", "code": 1000})
+    assert sent == [{"type": "websocket.close", "code": 1000}]
+
+    async def broken(message):
+        raise ValueError("not a closed socket")
+
+    with pytest.raises(ValueError):
+        await _sent_while_open(broken)({"type": "websocket.send", "text": ""})
