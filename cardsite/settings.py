@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp import constants as csp
 from django.utils.translation import gettext_lazy as _
 
 from cardsite import errors
@@ -78,6 +79,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
     "template_partials",
     "cardsite.accounts",
     "cardsite.rules",
@@ -90,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "cardsite.middleware.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Above the locale middleware, whose redirects ("/" to "/en/") are new responses.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -320,6 +324,27 @@ if not DEVELOPMENT:
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+
+# Content-Security-Policy (django-csp), the same in development, in the tests and in production,
+# so that the browser tests see what visitors get: scripts, styles, images and fonts only from
+# the site itself, no inline script, event attribute or style attribute (the templates have
+# none: values an element needs of its own are set from the static scripts, through the CSSOM),
+# no eval ('report-sample': a report quotes the start of what was blocked). 'self' in
+# connect-src covers the sockets to the same host (ws: and wss:, CSP level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.REPORT_SAMPLE],
+        "style-src": [csp.SELF, csp.REPORT_SAMPLE],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    },
+}
 
 # Logs: one JSON object per line in production (DEBUG off, or LOG_FORMAT=json), readable text
 # in development (cardsite/logs.py). Each player's action is one INFO line on games.actions

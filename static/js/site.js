@@ -43,6 +43,21 @@
     }, delayFor(n));
   });
 
+  // Forms that ask before they are sent (data-confirm: the question) and menus that send their
+  // form as soon as a choice is made (data-autosubmit): listeners here, as the
+  // Content-Security-Policy allows no event attribute (onsubmit=, onchange=) in the markup.
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+      evt.preventDefault();
+      evt.stopImmediatePropagation();
+    }
+  }, true);
+  document.addEventListener("change", function (evt) {
+    var field = evt.target;
+    if (field.matches("[data-autosubmit]") && field.form) field.form.requestSubmit();
+  });
+
   // Close the account menu when clicking elsewhere.
   document.addEventListener("click", function (evt) {
     document.querySelectorAll("details.account-menu[open]").forEach(function (d) {

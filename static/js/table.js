@@ -510,7 +510,11 @@
         grouped[r].split(" ").forEach(function (code) { reasons[code] = r; });
       });
     } catch (e) { /* no reasons */ }
-    hand.querySelectorAll(".hand__card").forEach(function (btn, i) {
+    var handCards = hand.querySelectorAll(".hand__card");
+    // How many cards the hand holds, for the overlap of the cards (table.css); set here, as
+    // the Content-Security-Policy allows no style attribute in the markup.
+    hand.style.setProperty("--n", handCards.length);
+    handCards.forEach(function (btn, i) {
       var code = btn.dataset.card;
       btn.style.setProperty("--i", i); // its place, for the deal's animation
       var ok = playable.indexOf(code) >= 0;

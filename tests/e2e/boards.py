@@ -18,7 +18,8 @@ def board_markup(page, leave_out: str = "") -> str:
             if (el.getAttribute('class') === '') el.removeAttribute('class');
             const attrs = [...el.attributes].map((a) => [a.name, a.value]).sort();
             attrs.forEach(([n]) => el.removeAttribute(n));
-            attrs.forEach(([n, v]) => el.setAttribute(n, v));
+            // A style through the CSSOM: the Content-Security-Policy refuses setAttribute('style').
+            attrs.forEach(([n, v]) => (n === 'style' ? (el.style.cssText = v) : el.setAttribute(n, v)));
         });
         return b.outerHTML.replace(/>\\s+</g, '><').replace(/\\s+/g, ' ');
     }""",

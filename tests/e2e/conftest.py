@@ -48,6 +48,76 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+# The Content-Security-Policy (cardsite/settings.py) holds on every page of every browser test:
+# each browser context reports what the policy blocked in its pages (the browser's
+# securitypolicyviolation event: an inline script or style, a style or event attribute, an
+# eval, a source from elsewhere), and a test whose pages met a violation fails with the list
+# (pytest_runtest_call below).
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolation({page: document.URL, directive: e.effectiveDirective,
+    blocked: e.blockedURI, sample: e.sample, source: e.sourceFile + ":" + e.lineNumber});
+}, true);
+"""
+CSP_FOUND = pytest.StashKey[list]()
+
+
+@pytest.fixture(scope="session")
+def csp_found():
+    """The violations reported since the current test began."""
+    return []
+
+
+@pytest.fixture(scope="session")
+def browser(browser, csp_found):
+    """pytest-playwright's browser, whose every new context reports CSP violations."""
+    plain = browser.new_context
+
+    def new_context(**kwargs):
+        context = plain(**kwargs)
+        context.expose_function("__cspViolation", lambda report: csp_found.append(report))
+        context.add_init_script(CSP_REPORTER)
+        return context
+
+    browser.new_context = new_context
+    yield browser
+    del browser.new_context
+
+
+@pytest.fixture(autouse=True)
+def csp_violations(request):
+    """The CSP violations of this test's pages (none, or the test fails)."""
+    if "browser" not in request.fixturenames:
+        return []
+    found = request.getfixturevalue("csp_found")
+    found.clear()
+    request.node.stash[CSP_FOUND] = found
+    return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    found = item.stash.get(CSP_FOUND, None)
+    browser = item.funcargs.get("browser")
+    if found is not None and browser is not None:
+        # Reports the pages sent while the test's last steps ran are read in.
+        for context in browser.contexts:
+            for page in context.pages:
+                with contextlib.suppress(PlaywrightError):
+                    page.evaluate("0")
+    if found:
+        lines = "\n".join(
+            dict.fromkeys(  # each once, in the order met
+                f"  {v['page']}: {v['directive']} blocked {v['blocked'] or '?'}"
+                f" at {v['source']}{' (' + v['sample'] + ')' if v['sample'] else ''}"
+                for v in found
+            )
+        )
+        pytest.fail(f"Content-Security-Policy violations on the test's pages:\n{lines}")
+    return result
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The daphne server and the environment that points at its database."""

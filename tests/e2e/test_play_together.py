@@ -182,7 +182,9 @@ def seen(page):
 
 
 def fewer_cards(page, n):
-    page.wait_for_function(f"document.querySelectorAll('.hand__card').length < {n}")
+    # A function, not an expression: Playwright evaluates an expression with eval, which the
+    # page's Content-Security-Policy refuses.
+    page.wait_for_function(f"() => document.querySelectorAll('.hand__card').length < {n}")
 
 
 def shell_table(site_shell, code, statement):
@@ -288,7 +290,7 @@ def _wait_for_someone(people, states):
     for i in order:
         try:
             people[i].wait_for_function(
-                f"({READY})() !== ''", timeout=10_000 if i == mover else 1_000
+                f"() => ({READY})() !== ''", timeout=10_000 if i == mover else 1_000
             )
             return
         except PlaywrightTimeout:
