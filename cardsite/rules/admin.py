@@ -12,7 +12,7 @@ class FAQForm(forms.ModelForm):
         model = FAQ
         fields = ("order", "question", "answer")
         widgets = {
-            "question": forms.TextInput(attrs={"style": "width: 40em"}),
+            "question": forms.TextInput(attrs={"class": "vLargeTextField"}),
             "answer": forms.Textarea(attrs={"rows": 4, "cols": 100}),
         }
 
@@ -66,7 +66,7 @@ class PageForm(forms.ModelForm):
         model = Page
         fields = ("slug", "language", "title", "lead", "is_published", "key_points", "body")
         widgets = {
-            "title": forms.TextInput(attrs={"class": "vLargeTextField", "style": "width: 40em"}),
+            "title": forms.TextInput(attrs={"class": "vLargeTextField"}),
             "lead": forms.Textarea(attrs={"rows": 2, "cols": 100}),
             "key_points": forms.Textarea(attrs={"rows": 8, "cols": 100}),
             "body": forms.Textarea(attrs={"rows": 32, "cols": 100}),
