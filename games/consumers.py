@@ -23,12 +23,12 @@ from games import driver, frames, metrics, realtime, services, views_live
 from games.live import (
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
-    NORMAL,
     URGENT,
     LayerOutageMixin,
     LocalizedConsumerMixin,
     database_call,
 )
+from games.sockets import Allowance, Drawing
 
 log = logging.getLogger(__name__)
 
@@ -37,43 +37,6 @@ CLOSE_NOT_FOUND = 4404
 # A real frame (a move, its cards and htmx's headers) is well under 2 KB: a larger one is
 # refused before it is parsed, so a megabyte of text costs a length check, not a parse.
 MAX_FRAME_CHARS = 16 * 1024
-
-
-# Read requests per socket: a burst of this many, then this many per second.
-READS_BURST, READS_PER_SECOND = 8, 4.0
-# Hints per socket: each is a bot's choice and a whole board, at a person's priority. Enough
-# to step through a dozen suggestions in a row; beyond that, a refusal, not a board.
-HINTS_BURST, HINTS_PER_SECOND = 12, 4.0
-# Moves and the table's commands per socket: a person plays a card or two a second, a held
-# key sends one (table.js), browser tests at zero pause a few a second. A flood of refused
-# moves drew a whole board each on the process's one database thread at a person's
-# priority and slowed every table (findings 3.3: 20 sockets x 100 frames kept it busy 69 s).
-# Beyond this, a refusal without a board.
-MOVES_BURST, MOVES_PER_SECOND = 30, 10.0
-# After this many refused moves in a row, a socket's moves wait behind the boards being
-# drawn for everyone (NORMAL) instead of going first (URGENT): a person rarely has three
-# refused in a row; a flood has nothing else. Its next applied move restores it.
-REFUSED_BEFORE_DEMOTED = 3
-# A move on its way is drawn this long after its time: never before it, whatever the timer's
-# resolution (a draw that came too early finds nothing new and waits again).
-DRAW_SLACK_SECONDS = 0.005
-
-
-class TokenBucket:
-    """A per-socket rate limit that costs no database trip."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.tokens, self.at = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def read_frame(text_data: str | None) -> dict:
@@ -102,16 +65,9 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def connect(self):
         await self.accept()
         self.code = table_code(self.scope)
-        self.rendered = -1
-        self.rendering = False
-        self.reads = TokenBucket(READS_BURST, READS_PER_SECOND)
-        self.hints = TokenBucket(HINTS_BURST, HINTS_PER_SECOND)
-        self.moves = TokenBucket(MOVES_BURST, MOVES_PER_SECOND)
-        self.refused_in_row = 0  # moves refused one after another (REFUSED_BEFORE_DEMOTED)
+        self.drawing = Drawing()  # the boards sent, and those to send
+        self.allowance = Allowance()  # a person's pace of frames
         self.frames = frames.Frames()  # what this page shows: later frames send what changed
-        self.pending = False
-        self.notified = -1  # the newest version a notice named
-        self.reread = False
         self.open_parts = frozenset()  # the parts of the board the page has open (a round's log)
         self.game = None  # the table's game, once this socket is accepted to see it
         self.next_draw = None  # the timer that draws the next move on its way
@@ -174,46 +130,18 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def receive(self, text_data=None, bytes_data=None):
         received = time.perf_counter()
         data = read_frame(text_data)
-        if data.get("action") == "resync":
-            # The page missed a frame (its board is not the one a patch was made against):
-            # the whole board again, and patches from there. Rate-limited like a read.
-            if self.reads.take():
-                self.frames.reset()
-                frame = await database_call(views_live.snapshot)(
-                    self.code, self.scope["user"], self.language(), opened=self.open_parts
-                )
-                await self._send_frame(frame)
+        kind = data.get("action")
+        own = self.OWN_FRAMES.get(kind) if isinstance(kind, str) else None
+        if own is not None:
+            await own(self, data)
             return
-        if data.get("action") == "open":
-            # The page opened (or closed) a part of the board that frames carry only while it
-            # is open: the board again with it (or without), as a patch. Rate-limited.
-            opened = views_live.opened_after(self.open_parts, data)
-            if opened is not None and self.reads.take():
-                self.open_parts = opened
-                await self._draw_again()
-            return
-        if data.get("action") == "read":
-            # A read request (what the selection is as a play): answered with one line, and
-            # only as often as a person selects cards; beyond that, dropped.
-            if self.reads.take():
-                html = await database_call(views_live.read, priority=URGENT)(
-                    self.code, self.scope["user"], self.language(), data
-                )
-                if html and not getattr(self, "gone", False):
-                    await self.send(text_data=html)
-            return
-        if data.get("action") == "hint" and not self.hints.take():
-            # Refused here, without the database: the board stays as it is.
-            metrics.refused(self.game, "slow_hints")
-            await self.send(text_data=views_live.refusal_only("slow_hints", self.language()))
-            return
-        if data.get("action") != "hint" and not self.moves.take():
+        refusal = self.allowance.action_refused(kind)
+        if refusal:
             # Refused here, without the database and without a board (the page keeps its own).
-            metrics.refused(self.game, "slow_moves")
-            await self.send(text_data=views_live.refusal_only("slow_moves", self.language()))
+            metrics.refused(self.game, refusal)
+            await self.send(text_data=views_live.refusal_only(refusal, self.language()))
             return
-        demoted = self.refused_in_row >= REFUSED_BEFORE_DEMOTED
-        frame = await database_call(views_live.handle, priority=NORMAL if demoted else URGENT)(
+        frame = await database_call(views_live.handle, priority=self.allowance.priority())(
             self.code,
             self.scope["user"],
             self.language(),
@@ -221,50 +149,61 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.game,
             received,
             opened=self.open_parts,
-            shown=self.rendered,
+            shown=self.drawing.rendered,
         )
-        refused = getattr(frame, "refused", False)
-        self.refused_in_row = self.refused_in_row + 1 if refused else 0
+        self.allowance.answered(frame.refused)
         await self._send_frame(frame)
         metrics.action_latency(self.game, time.perf_counter() - received)
+
+    async def _resync(self, data):
+        # The page missed a frame (its board is not the one a patch was made against): the
+        # whole board again, and patches from there. Rate-limited like a read.
+        if self.allowance.reads.take():
+            self.frames.reset()
+            frame = await database_call(views_live.snapshot)(
+                self.code, self.scope["user"], self.language(), opened=self.open_parts
+            )
+            await self._send_frame(frame)
+
+    async def _open(self, data):
+        # The page opened (or closed) a part of the board that frames carry only while it is
+        # open: the board again with it (or without), as a patch. Rate-limited.
+        opened = views_live.opened_after(self.open_parts, data)
+        if opened is not None and self.allowance.reads.take():
+            self.open_parts = opened
+            await self._draw_again()
+
+    async def _read(self, data):
+        # A read request (what the selection is as a play): answered with one line, and only
+        # as often as a person selects cards; beyond that, dropped.
+        if self.allowance.reads.take():
+            html = await database_call(views_live.read, priority=URGENT)(
+                self.code, self.scope["user"], self.language(), data
+            )
+            if html and not getattr(self, "gone", False):
+                await self.send(text_data=html)
+
+    # The frames the socket answers itself; every other goes to ``views_live.handle``.
+    OWN_FRAMES = {"resync": _resync, "open": _open, "read": _read}
 
     async def table_changed(self, event):
         if self.game is None:
             return  # refused (a notice that came while it was asking): it never sees the table
-        version = event.get("version", 0)
-        if event.get("refresh"):
-            self.rendered = min(self.rendered, version - 1)  # render it again
-            self.reread = True  # what changed (presence) made no new version: read it
-        if version <= self.rendered:
-            return  # this viewer has already seen that version
-        self.notified = max(self.notified, version)
-        if self.rendering:
-            self.pending = True  # coalesce: render the newest state once the current one is out
-            return
-        self.rendering = True
+        if not self.drawing.notice(event.get("version", 0), event.get("refresh", False)):
+            return  # seen already, or coalesced into the draw under way
         try:
-            while True:
-                self.pending = False
-                # The version the newest notice named: committed by this process, the table
-                # as it committed is at hand and not read again (``committed_table``).
-                committed = None if self.reread else self.notified
-                # A change without a new version (presence) is drawn even when a render that
-                # read the table before it has since sent that version.
-                since = -1 if self.reread else self.rendered
-                self.reread = False
+            while (read := self.drawing.next_read()) is not None:
                 frame = await database_call(views_live.snapshot)(
                     self.code,
                     self.scope["user"],
                     self.language(),
-                    since=since,
-                    committed=committed,
+                    since=read.since,
+                    committed=read.committed,
                     opened=self.open_parts,
                 )
                 await self._send_frame(frame)
-                if not self.pending:
-                    break
         finally:
-            self.rendering = False
+            self.drawing.stopped()
 
     async def table_reaction(self, event):
         if self.game is None:
@@ -278,13 +217,12 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
     async def _send_frame(self, frame):
         if frame is None or getattr(self, "gone", False):
             return
-        html, version = frame
-        if getattr(frame, "whole", False):
+        if frame.whole:
             self.frames.reset()
-        if html:
-            await self.send(text_data=self.frames.encode(html, version))
-        self.rendered = max(self.rendered, version)
-        self._draw_at(getattr(frame, "due", None))
+        if frame.html:
+            await self.send(text_data=self.frames.encode(frame.html, frame.version))
+        self.drawing.sent(frame.version)
+        self._draw_at(frame.due)
 
     def _draw_at(self, due: float | None) -> None:
         """Draw the board again when the next of the moves on their way shows (``due``,
@@ -294,29 +232,33 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             return
         if self.next_draw is not None:
             self.next_draw.cancel()
-        delay = max(0.0, due - time.time()) + DRAW_SLACK_SECONDS
+        delay = Drawing.delay(due, time.time())
         self.next_draw = asyncio.get_running_loop().call_later(delay, self._draw_due)
 
     def _draw_due(self) -> None:
         self.next_draw = None
         if not getattr(self, "gone", False):
             # Held, so the task is not collected before it has run.
-            self.drawing = asyncio.ensure_future(self._draw_next())
+            self.draw_task = asyncio.ensure_future(self._draw_next())
 
     async def _draw_next(self) -> None:
         try:
-            if not self.rendering:
+            if not self.drawing.drawing:
                 # From this process's copy, here: no hop to the database's thread and back
                 # (nothing else can draw meanwhile: no await until it is sent).
                 frame = views_live.drawn(
-                    self.code, self.scope["user"], self.language(), self.rendered, self.open_parts
+                    self.code,
+                    self.scope["user"],
+                    self.language(),
+                    self.drawing.rendered,
+                    self.open_parts,
                 )
                 if frame is not None:
                     await self._send_frame(frame)
                     return
             # Else through the path a notice takes (coalesced with one, never overtaking
             # it), with its handling of a database that is away.
-            await self.dispatch({"type": "table.changed", "version": self.rendered + 1})
+            await self.dispatch({"type": "table.changed", "version": self.drawing.rendered + 1})
         except Exception:  # a task of its own: nothing above it would say what went wrong
             log.exception("could not draw table %s's next move", self.code)
 
@@ -324,7 +266,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         """The board as it is now, even at a version this page has (its view of it changed):
         through the path a notice takes, so it never overtakes a newer frame."""
         await self.table_changed(
-            {"type": "table.changed", "version": max(self.rendered, 0), "refresh": True}
+            {"type": "table.changed", "version": max(self.drawing.rendered, 0), "refresh": True}
         )
 
     # -- outages (LayerOutageMixin)
@@ -333,7 +275,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         # Notices sent while the layer was away are lost: render whatever moved meanwhile,
         # through the same coalescing path a notice takes.
         await self.table_changed(
-            {"type": "table.changed", "version": self.rendered + 1, "refresh": True}
+            {"type": "table.changed", "version": self.drawing.rendered + 1, "refresh": True}
         )
 
     async def database_unavailable(self):

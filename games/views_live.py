@@ -190,25 +190,38 @@ def waiting_context(table, summary, seat, user) -> dict:
     }
 
 
-class Frame(tuple):
-    """A board to send, ``(html, version)``; ``due``: when the next of the moves on their way
-    shows (seconds since the epoch, ``services.as_shown``), for the socket to draw it then;
-    ``whole``: sent whole, never as a patch (a hint's cards replace whatever the page had
-    selected, which a patch against the last board sent knows nothing of)."""
+@dataclass(frozen=True)
+class Frame:
+    """What a socket sends its page for one read of the table: ``html`` (a board, a toast,
+    or "" when there is nothing new) drawn at ``version`` (-1: no board, nothing the page
+    shows changes). ``due``: when the next of the moves on their way shows (seconds since
+    the epoch, ``services.as_shown``), for the socket to draw it then; ``whole``: sent
+    whole, never as a patch (a hint's cards replace whatever the page had selected, which a
+    patch against the last board sent knows nothing of); ``refused``: the answer to a frame
+    the site refused. Unpacks as ``html, version``."""
 
+    html: str
+    version: int
     due: float | None = None
     whole: bool = False
-    refused: bool = False  # the answer to a frame the site refused
+    refused: bool = False
+
+    def __iter__(self):
+        return iter((self.html, self.version))
 
 
-def _frame(html: str, table) -> Frame:
-    frame = Frame((html, table.version))
-    frame.due = getattr(table, "next_shown_at", None)
-    return frame
+def _frame(html: str, table, **kind) -> Frame:
+    return Frame(html, table.version, getattr(table, "next_shown_at", None), **kind)
 
 
 def _board(
-    table, user, selected=(), toast: str = "", hint: dict | None = None, opened=frozenset()
+    table,
+    user,
+    selected=(),
+    toast: str = "",
+    hint: dict | None = None,
+    opened=frozenset(),
+    **kind,
 ) -> Frame:
     table = services.as_shown(table)  # a writer's table (a move just made): as it shows
     context = board_context(table, user, selected, opened)
@@ -217,7 +230,7 @@ def _board(
     context["user"] = user
     html = board_html(table.game, context)
     html += render_to_string("games/_toast.html", {"message": toast})
-    return _frame(frames.lean(html), table)
+    return _frame(frames.lean(html), table, **kind)
 
 
 def board_html(game: str, context: dict) -> str:
@@ -233,7 +246,7 @@ def board_html(game: str, context: dict) -> str:
 class Opening:
     """What a socket learns once, at connect."""
 
-    frame: tuple[str, int] | None  # None: the viewer may not watch this table
+    frame: Frame | None  # None: the viewer may not watch this table
     game: str
     shared: bool
 
@@ -321,15 +334,13 @@ def read(code, user, language: str, data: dict) -> str:
 def _toast_only(code: str, params=None, game: str | None = None) -> Frame:
     """A refusal's toast without a board (version -1: nothing the page shows changes)."""
     message = messages.refusal(code, params, game)
-    frame = Frame((render_to_string("games/_toast.html", {"message": message}), -1))
-    frame.refused = True
-    return frame
+    return Frame(render_to_string("games/_toast.html", {"message": message}), -1, refused=True)
 
 
 def refusal_only(code: str, language: str) -> str:
     """A refusal's toast alone, in ``language``: for a socket that refuses a frame itself."""
     with translation.override(language):
-        return _toast_only(code)[0]
+        return _toast_only(code).html
 
 
 # The table's version is a PositiveIntegerField: no frame can name a larger one.
@@ -373,8 +384,15 @@ def _seat_index(data) -> int | None:
     return _whole_number(data.get("seat"), 99)
 
 
-# A shared table's own commands: seating before the match, and taking a seat back.
-TABLE_COMMANDS = {
+# The table's commands, by the frame's ``action``: each takes the table's code, the user and
+# the frame, changes the table through the services (or is refused), and is answered with
+# the board as it is then. A hint answers with a board of its own (``_hint``); any other
+# action is the game's move (``_move``).
+COMMANDS = {
+    "next": lambda code, user, data: services.start_next_hand(code, user, _version(data)),
+    "fast": lambda code, user, data: services.fast_forward(code, user),
+    "level": lambda code, user, data: services.set_level(code, user, data.get("level")),
+    # A shared table's own: seating before the match, and taking a seat back.
     "start": lambda code, user, data: services.start_match(code, user),
     "seat": lambda code, user, data: services.set_seat(
         code, user, _seat_index(data), data.get("choice")
@@ -418,7 +436,7 @@ def reaction(code, seat, key, language: str) -> str:
 actions_log = logging.getLogger("games.actions")
 
 # The kinds of frame that are not a game's move (a move is logged by its engine type).
-COMMAND_KINDS = frozenset({"next", "fast", "level", "hint", *TABLE_COMMANDS})
+COMMAND_KINDS = frozenset({"hint", *COMMANDS})
 
 
 @dataclass
@@ -465,7 +483,7 @@ def handle(
 def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) -> None:
     seat = services.seat_of(done.table, user) if done.table is not None else None
     version = _version(data)
-    answered = frame[1] if frame is not None and frame[1] >= 0 else None
+    answered = frame.version if frame is not None and frame.version >= 0 else None
     ms = round((time.perf_counter() - received) * 1000, 2)
     actions_log.info(
         "table %s seat %s %s v%s: %s (%.1f ms)",
@@ -489,61 +507,62 @@ def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) 
 
 
 def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozenset(), shown=None):
-    game = done.game
     with translation.override(language):
         kind = data.get("action")
-        if isinstance(kind, str) and kind in COMMAND_KINDS:
-            done.kind = kind
-        version = _version(data)
+        command = COMMANDS.get(kind) if isinstance(kind, str) else None
         try:
-            if kind == "next":
-                services.start_next_hand(code, user, version)
-            elif kind == "fast":
-                services.fast_forward(code, user)
-            elif kind == "level":
-                services.set_level(code, user, data.get("level"))
-            elif isinstance(kind, str) and kind in TABLE_COMMANDS:
-                TABLE_COMMANDS[kind](code, user, data)
+            if command is not None:
+                done.kind = kind
+                command(code, user, data)
             elif kind == "hint":
-                table = done.table = services.get_table(code)
-                seat = services.seat_of(table, user)
-                if seat is None:
-                    raise services.Refused("not_seated")
-                hint = services.hint_for(table, seat, _small_number(data.get("n")))
-                if hint is None:
-                    raise services.Refused("not_your_turn")
-                selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
-                frame = _board(table, user, selected=selected, hint=hint, opened=opened)
-                frame.whole = True
-                return frame
+                done.kind = kind
+                return _hint(code, user, data, done, opened)
             else:
-                action = _action_from_frame(code, data, game)
-                if action is None:
-                    done.outcome = "bad_frame"
-                    return _toast_only("bad_frame")
-                done.kind = _move_kind(action)
-                # The table as the move left it (seats already loaded): render it as it is.
-                table = done.table = services.submit_action(code, user, action, version)
-                done.game = table.game
-                return _board(table, user, opened=opened)
+                return _move(code, user, data, done, opened)
         except services.Refused as e:
-            done.outcome = e.code
-            if e.code == "no_such_table":
-                return _toast_only(e.code)
-            table = done.table = services.get_table(code)
-            done.game = table.game
-            if shown is not None and table.version <= shown:
-                # The page has this board already (or it is on its way): the refusal alone,
-                # without drawing the board again (a flood of refused moves drew one each).
-                return _toast_only(e.code, e.params, table.game)
-            # The board comes with the refusal, so a stale page catches up at once.
-            toast = messages.refusal(e.code, e.params, table.game)
-            frame = _board(table, user, toast=toast, opened=opened)
-            frame.refused = True
-            return frame
+            return _refused(code, user, e, done, opened, shown)
         table = done.table = services.get_table(code)
         done.game = table.game
         return _board(table, user, opened=opened)
+
+
+def _hint(code, user, data: dict, done: _Outcome, opened) -> Frame:
+    table = done.table = services.get_table(code)
+    seat = services.seat_of(table, user)
+    if seat is None:
+        raise services.Refused("not_seated")
+    hint = services.hint_for(table, seat, _small_number(data.get("n")))
+    if hint is None:
+        raise services.Refused("not_your_turn")
+    selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
+    return _board(table, user, selected=selected, hint=hint, opened=opened, whole=True)
+
+
+def _move(code, user, data: dict, done: _Outcome, opened) -> Frame:
+    action = _action_from_frame(code, data, done.game)
+    if action is None:
+        done.outcome = "bad_frame"
+        return _toast_only("bad_frame")
+    done.kind = _move_kind(action)
+    # The table as the move left it (seats already loaded): render it as it is.
+    table = done.table = services.submit_action(code, user, action, _version(data))
+    done.game = table.game
+    return _board(table, user, opened=opened)
+
+
+def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown) -> Frame:
+    done.outcome = e.code
+    if e.code == "no_such_table":
+        return _toast_only(e.code)
+    table = done.table = services.get_table(code)
+    done.game = table.game
+    if shown is not None and table.version <= shown:
+        # The page has this board already (or it is on its way): the refusal alone, without
+        # drawing the board again (a flood of refused moves drew one each).
+        return _toast_only(e.code, e.params, table.game)
+    # The board comes with the refusal, so a stale page catches up at once.
+    toast = messages.refusal(e.code, e.params, table.game)
+    return _board(table, user, toast=toast, opened=opened, refused=True)
 
 
 def _move_kind(action: dict) -> str:

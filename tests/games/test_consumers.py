@@ -457,6 +457,7 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     import asyncio
 
     from games import consumers
+    from games.sockets import Drawing
 
     table = {"version": 5, "presence": "connected"}
     reads, gate = [], asyncio.Event()
@@ -464,8 +465,8 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     def snapshot(code, user, language, since=-1, committed=None, opened=frozenset()):
         reads.append(since)
         if table["version"] <= since:
-            return "", table["version"]
-        return f"board {table['version']} {table['presence']}", table["version"]
+            return views_live.Frame("", table["version"])
+        return views_live.Frame(f"board {table['version']} {table['presence']}", table["version"])
 
     def database_call(fn, priority=None):
         async def call(*args, **kwargs):
@@ -481,8 +482,8 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     consumer = consumers.TableConsumer()
     consumer.scope = {"user": None}
     consumer.code, consumer.open_parts = "ABC", frozenset()
-    consumer.rendered, consumer.notified = 4, -1
-    consumer.rendering = consumer.pending = consumer.reread = False
+    consumer.drawing = Drawing()
+    consumer.drawing.sent(4)
     consumer.game = "gongzhu"
     consumer.language = lambda: "en"
     sent = []
@@ -495,12 +496,12 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     rendering = asyncio.ensure_future(
         consumer.table_changed({"type": "table.changed", "version": 5})
     )
-    while not reads:
+    while not reads and not rendering.done():
         await asyncio.sleep(0)
     table["presence"] = "reconnecting"  # a person's socket closed: no new version
     await consumer.table_changed({"type": "table.changed", "version": 5, "refresh": True})
     gate.set()
-    await rendering
+    await asyncio.wait_for(rendering, 10)
     assert sent == ["board 5 connected", "board 5 reconnecting"]
 
 
@@ -589,7 +590,7 @@ def test_a_move_on_its_way_is_drawn_from_the_copy_without_the_database(
     with django_assert_num_queries(0):
         html, version = views_live.drawn(table.code, user, "en", shown.version)
     assert version == shown.version + 1 and f'data-version="{version}"' in html
-    assert (html, version) == views_live.snapshot(table.code, user, "en")
+    assert (html, version) == tuple(views_live.snapshot(table.code, user, "en"))
 
 
 async def test_a_hint_is_sent_as_a_whole_board():
@@ -615,7 +616,7 @@ async def test_a_flood_of_refused_moves_is_refused_without_the_database_or_a_boa
     moves lose their priority; beyond a person's pace they are refused by the socket itself,
     without the database. Another table plays on meanwhile."""
     from games import live
-    from games.consumers import MOVES_BURST, REFUSED_BEFORE_DEMOTED
+    from games.sockets import MOVES_BURST, REFUSED_BEFORE_DEMOTED
 
     calls = []
     real = views_live.handle
@@ -670,19 +671,19 @@ async def test_a_stale_move_on_an_older_board_brings_the_newer_board():
     reply = await sync_to_async(views_live.handle)(
         str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version - 1
     )
-    assert reply.refused and reply[1] == version and 'id="board"' in reply[0]
+    assert reply.refused and reply.version == version and 'id="board"' in reply.html
     same = await sync_to_async(views_live.handle)(
         str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version
     )
-    assert same.refused and same[1] == -1 and 'id="board"' not in same[0]
-    assert "The table has moved on since you looked." in same[0]
+    assert same.refused and same.version == -1 and 'id="board"' not in same.html
+    assert "The table has moved on since you looked." in same.html
 
 
 async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothing():
     """Each hint costs a bot's choice and a whole board: a dozen in a row are answered, a
     flood beyond that is refused with a sentence in the page's language, nothing moves, and
     every frame gets its one answer."""
-    from games.consumers import HINTS_BURST
+    from games.sockets import HINTS_BURST
 
     user = await make_user("hasty")
     table = await make_table(user)

@@ -359,7 +359,7 @@ def test_hint_suggests_the_next_play_on_each_further_press(user):
 async def test_read_requests_are_answered_at_a_persons_pace_and_no_faster():
     from asgiref.sync import sync_to_async
 
-    from games.consumers import READS_BURST
+    from games.sockets import READS_BURST
     from tests.games.test_consumers import connect
 
     mei = await sync_to_async(get_user_model().objects.create_user)("mei2", password="x")

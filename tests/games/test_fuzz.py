@@ -276,11 +276,11 @@ def render(frame, scene: Scene) -> tuple[str | bytes, set[str]]:
 def _any_pace():
     """One socket carries all of a test's examples, faster than any person: the socket's
     limit on moves (tested in test_consumers) would answer them before the handler does."""
-    from games import consumers
+    from games import sockets
 
-    kept, consumers.MOVES_BURST = consumers.MOVES_BURST, 10**6
+    kept, sockets.MOVES_BURST = sockets.MOVES_BURST, 10**6
     yield
-    consumers.MOVES_BURST = kept
+    sockets.MOVES_BURST = kept
 
 
 def _expect(data: dict, current: bool | None, scene: Scene) -> set[str]:
@@ -290,7 +290,7 @@ def _expect(data: dict, current: bool | None, scene: Scene) -> set[str]:
     if kind == "level":
         return {"bad_level"}  # the fuzzer never names a real level
     if kind == "hint":
-        # Beyond a person's pace (consumers.HINTS_BURST in a row), refused as too fast.
+        # Beyond a person's pace (sockets.HINTS_BURST in a row), refused as too fast.
         return {"not_your_turn" if scene.seated else "not_seated", "slow_hints"}
     if not scene.seated and (is_move or kind == "next"):
         return {"not_seated"}

@@ -41,9 +41,9 @@ def exposure_table(owner, monkeypatch, advice_is_empty: bool):
 def test_hint_says_so_when_its_advice_is_to_expose_nothing(owner, monkeypatch):
     table = exposure_table(owner, monkeypatch, advice_is_empty=True)
     with translation.override("en"):
-        html = views_live.handle(str(table.code), owner, "en", {"action": "hint"})[0]
+        html = views_live.handle(str(table.code), owner, "en", {"action": "hint"}).html
     assert 'data-testid="hint-note"' in html and "Hint: expose nothing." in html
-    html = views_live.handle(str(table.code), owner, "de", {"action": "hint"})[0]
+    html = views_live.handle(str(table.code), owner, "de", {"action": "hint"}).html
     assert "Tipp: nichts aufdecken." in html
     table.refresh_from_db()
     assert GAME.observation(GAME.from_json(table.state), 0)["phase"] == "expose"  # never plays
@@ -51,7 +51,7 @@ def test_hint_says_so_when_its_advice_is_to_expose_nothing(owner, monkeypatch):
 
 def test_hint_to_expose_cards_ticks_them_without_the_note(owner, monkeypatch):
     table = exposure_table(owner, monkeypatch, advice_is_empty=False)
-    html = views_live.handle(str(table.code), owner, "en", {"action": "hint"})[0]
+    html = views_live.handle(str(table.code), owner, "en", {"action": "hint"}).html
     assert 'data-testid="hint-note"' not in html and " checked" in html
 
 

@@ -68,7 +68,7 @@ def test_of_two_moves_sent_at_once_exactly_one_is_applied(game, monkeypatch):
         before = ActionLog.objects.filter(table=table, seat=0).count()
         replies = at_once(
             *(
-                lambda f=f, code=str(table.code): views_live.handle(code, owner, "en", f)[0]
+                lambda f=f, code=str(table.code): views_live.handle(code, owner, "en", f).html
                 for f in frames
             )
         )
