@@ -46,6 +46,7 @@ class Unit:
         _insert_log(lines)
 
     def notifies(self, table: Table) -> bool:
+        """Whether ``table`` (this very instance) is told after commit."""
         return any(t is table for t in self.notified)
 
     def notify(self, table: Table) -> None:
