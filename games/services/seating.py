@@ -145,11 +145,11 @@ def _end_session(unit: Unit, code, user) -> None:
 def resign(code, user) -> Table:
     """End a match against the computer. At a table of people, leave it instead: the match
     goes on without the player."""
-    if Table.objects.filter(code=parse_code(code), shared=True).exists():
-        return leave_table(code, user)
     with transaction.atomic():
         unit = Unit()
-        table, _seat = _locked_seat(code, user)
+        table, seat = _locked_seat(code, user)
+        if table.shared:
+            return leave_table(code, user)
         if not table.is_active:
             raise Refused("match_finished")
         table.status = Table.Status.RESIGNED
@@ -158,7 +158,7 @@ def resign(code, user) -> Table:
         table.reveal = None  # the match ends here: the board as it is
         table.version += 1
         table.save()
-        ratings.rate(table, _last_totals(table), resigned_by=_seat)
+        ratings.rate(table, _last_totals(table), resigned_by=seat)
         unit.notify(table)
     return table
 
