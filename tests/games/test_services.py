@@ -454,3 +454,18 @@ def test_resigning_while_moves_are_on_their_way_ends_the_match_with_them_shown(
     shown = services.get_table(raw.code)
     assert shown.reveal is None and shown.version == raw.version + 1
     assert shown.status == Table.Status.RESIGNED
+
+
+def test_a_command_leaves_nothing_of_its_transaction_on_the_table(
+    table, owner, django_capture_on_commit_callbacks
+):
+    """What a transaction still has to write and whom it tells are its unit's
+    (``services.unit.Unit``): the table a command returns holds its columns, its seats and
+    nothing else."""
+    play_until_human(table)
+    action = GAME.legal_actions(state_of(table), 0)[0]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        moved = services.submit_action(table.code, owner, action, table.version)
+    assert callbacks  # the notice was sent
+    columns = {f.attname for f in Table._meta.concrete_fields}
+    assert set(vars(moved)) - columns == {"_state", "_prefetched_objects_cache"}
