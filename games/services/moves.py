@@ -32,16 +32,11 @@ from games.services.store import Refused, _read_seats, _save_row
 from games.services.unit import Unit, _check_version, _locked, _locked_seat
 
 LEVELS = ("easy", "normal", "hard")
-
-
 CLAIM_SECONDS = 30
-
 
 # Levels whose choice is quick enough to make inside the transaction that applies it; the
 # others (Hard's search) think in a worker between a claim and a version-checked apply.
 QUICK_LEVELS = ("easy", "normal")
-
-
 MAX_BATCH = 60
 
 

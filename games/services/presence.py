@@ -113,7 +113,6 @@ def _took_back(unit: Unit, table: Table, index: int) -> bool:
 # The quick reactions a person may send at a table for people (their words: the pages').
 REACTIONS = ("hello", "nice", "oops", "thanks", "think", "gg")
 
-
 # At most this many reactions per person in this many seconds.
 REACTION_LIMIT, REACTION_WINDOW = 3, 10
 

@@ -170,15 +170,10 @@ def _last_totals(table: Table) -> list[int]:
 
 
 TURN_TIMERS = (0, 30, 60, 120)
-
-
 PERSON = "person"
-
 
 # The short code to read out: no 0/O or 1/I to confuse.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
 SHORT_CODE_LENGTH = 6
 
 

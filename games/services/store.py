@@ -119,14 +119,8 @@ def _read_seats(table: Table) -> None:
 # A change saved in this process forgets its person at once (``forget_person``); one saved
 # by another process shows here within PEOPLE_SECONDS. Only ever read, never changed.
 _PEOPLE: OrderedDict[int, tuple[float, object]] = OrderedDict()
-
-
 _PEOPLE_LOCK = threading.Lock()
-
-
 PEOPLE_SECONDS = 5.0
-
-
 PEOPLE_KEPT = 2048
 
 
@@ -206,11 +200,7 @@ def _copy(table: Table) -> Table:
 # follow a write (each socket of the table renders its own) read them from here instead of
 # reading the table back. A copy per commit, never handed to a writer (writers lock and read).
 _COMMITTED: OrderedDict[str, Table] = OrderedDict()
-
-
 _COMMITTED_LOCK = threading.Lock()
-
-
 COMMITTED_KEPT = 512
 
 
@@ -230,7 +220,7 @@ def _kept(code) -> Table | None:
 
 
 def _insert_log(unsaved: list[ActionLog]) -> None:
-    """Insert a transaction's log lines (``Unit.save_log``), a statement per hundred."""
+    """Insert a transaction's log lines (``Unit.save_log``), ``LOG_LINES_PER_INSERT`` a statement."""
     if unsaved:
         fields = _log_fields()
         with connection.cursor() as cursor:
