@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
 
         user_model = get_user_model()
         pre_delete.connect(_forget_player, sender=user_model, dispatch_uid="games.forget_player")
-        # The tables' reads keep the seated people a moment (services._people).
+        # The tables' reads keep the seated people a moment (services.store._people).
         profile_model = user_model._meta.get_field("profile").related_model
         for model in (user_model, profile_model):
             for signal in (post_save, post_delete):

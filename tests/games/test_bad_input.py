@@ -21,6 +21,8 @@ from cardsite.asgi import application
 from games import messages, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
+from games.services import seating
+from games.services.unit import Unit
 from tests.games.test_consumers import ORIGIN, _cookie, make_user
 
 GAME = get_game("gongzhu")
@@ -128,7 +130,7 @@ def test_every_lookup_by_code_treats_a_malformed_code_as_no_such_table(owner, co
             lookup(code)
         assert exc.value.code == "no_such_table"
     with transaction.atomic():
-        services._end_session(code, owner)  # a malformed session to end is no session
+        seating._end_session(Unit(), code, owner)  # a malformed session to end is no session
     assert services.play_due_bot_move(code) is None
 
 

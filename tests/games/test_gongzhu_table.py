@@ -13,6 +13,7 @@ from django.utils import translation
 from games import services, views_live
 from games.bots import gongzhu as bots
 from games.engine import get_game
+from games.services import seating
 
 pytestmark = pytest.mark.django_db
 GAME = get_game("gongzhu")
@@ -33,7 +34,7 @@ def exposure_table(owner, monkeypatch, advice_is_empty: bool):
             continue
         advice = bots.hint(GAME.observation(state, 0), legal)
         if (not advice["cards"]) == advice_is_empty:
-            monkeypatch.setattr(services, "_seed", lambda seed=seed: seed)
+            monkeypatch.setattr(seating, "_seed", lambda seed=seed: seed)
             return services.create_table(owner, "gongzhu", "easy")
     raise AssertionError("no such deal among 2000")
 

@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from games import history, realtime, services
 from games.engine import get_game
 from games.models import ActionLog, Hand, Table
+from games.services import store
+from games.services.unit import Unit
 from tests.games.conftest import play_until_human, until_moves_on_their_way
 
 pytestmark = pytest.mark.django_db
@@ -330,7 +332,7 @@ def test_unpaced_bots_reply_in_the_players_transaction(table, owner):
 
 def test_a_transactions_log_lines_go_in_statements_of_at_most_a_hundred(table, monkeypatch):
     """Each line with its own values, in order, however many a transaction has."""
-    monkeypatch.setattr(services, "LOG_LINES_PER_INSERT", 7)
+    monkeypatch.setattr(store, "LOG_LINES_PER_INSERT", 7)
     start = table.version
     lines = [
         ActionLog(
@@ -343,9 +345,8 @@ def test_a_transactions_log_lines_go_in_statements_of_at_most_a_hundred(table, m
         )
         for i in range(1, 17)
     ]
-    table.__dict__["_unsaved_log"] = list(lines)
     with CaptureQueriesContext(connection) as ctx, transaction.atomic():
-        services._save_log(table)
+        Unit(log=list(lines)).save_log()
     inserts = [q for q in ctx.captured_queries if "games_actionlog" in q["sql"]]
     assert len(inserts) == 3  # 7 + 7 + 2
     saved = ActionLog.objects.filter(table=table, seq__gt=start).order_by("seq")
@@ -359,7 +360,7 @@ def test_a_tables_reads_keep_its_people_a_moment_and_forget_one_who_changes(tabl
     from cardsite.accounts.models import profile_for
     from games.summary import summarize
 
-    services._PEOPLE.clear()
+    store._PEOPLE.clear()
     with CaptureQueriesContext(connection) as first:
         services.get_table(table.code)
     with CaptureQueriesContext(connection) as again:
@@ -370,7 +371,7 @@ def test_a_tables_reads_keep_its_people_a_moment_and_forget_one_who_changes(tabl
     profile.display_name = "Mei"
     profile.save()  # forgotten at once: the next read shows the new name
     assert summarize(services.get_table(table.code)).seats[0].name == "Mei"
-    services._PEOPLE[owner.pk] = (-1e9, services._PEOPLE[owner.pk][1])  # as if long ago
+    store._PEOPLE[owner.pk] = (-1e9, store._PEOPLE[owner.pk][1])  # as if long ago
     with CaptureQueriesContext(connection) as stale:
         services.get_table(table.code)
     assert len(stale.captured_queries) == len(first.captured_queries)  # read again
@@ -386,7 +387,7 @@ def test_a_table_read_by_code_is_the_table_djangos_query_gives(table, owner, loc
     seats in their order with their people, read the way every move reads them."""
     Table.objects.filter(pk=table.pk).update(finished_at=table.created_at, public=True)
     with transaction.atomic():
-        read = services._by_code(table.code, lock=lock)
+        read = store._by_code(table.code, lock=lock)
     orm = Table.objects.get(code=table.code)
     assert _fields(read) == _fields(orm)
     assert read.finished_at == orm.created_at and read.public is True
@@ -395,7 +396,7 @@ def test_a_table_read_by_code_is_the_table_djangos_query_gives(table, owner, loc
     assert [_fields(s) for s in read.seats.all()] == [_fields(s) for s in seats]
     assert read.seats.all()[0].user == owner
     with pytest.raises(Table.DoesNotExist):
-        services._by_code(str(uuid.uuid4()), lock=False)
+        store._by_code(str(uuid.uuid4()), lock=False)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -453,3 +454,18 @@ def test_resigning_while_moves_are_on_their_way_ends_the_match_with_them_shown(
     shown = services.get_table(raw.code)
     assert shown.reveal is None and shown.version == raw.version + 1
     assert shown.status == Table.Status.RESIGNED
+
+
+def test_a_command_leaves_nothing_of_its_transaction_on_the_table(
+    table, owner, django_capture_on_commit_callbacks
+):
+    """What a transaction still has to write and whom it tells are its unit's
+    (``services.unit.Unit``): the table a command returns holds its columns, its seats and
+    nothing else."""
+    play_until_human(table)
+    action = GAME.legal_actions(state_of(table), 0)[0]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        moved = services.submit_action(table.code, owner, action, table.version)
+    assert callbacks  # the notice was sent
+    columns = {f.attname for f in Table._meta.concrete_fields}
+    assert set(vars(moved)) - columns == {"_state", "_prefetched_objects_cache"}

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import driver, services, views, views_live
 from games.models import ActionLog, Presence, Seat, Table
 from games.registry import table_game, table_games
+from games.services import seating
 from tests.games.test_races import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,7 +173,7 @@ def test_the_lobby_lists_public_tables_with_a_free_seat():
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_two_people_play_a_hand_each_seeing_only_their_own_cards(game, monkeypatch):
     # A fixed deal, whose first hand does not end the match (a random one now and then does).
-    monkeypatch.setattr(services, "_seed", lambda: 20261201)
+    monkeypatch.setattr(seating, "_seed", lambda: 20261201)
     table, ren, mia = two_people(game)
     engine = table_game(game).engine
     moves = people_move(table, {0: ren, 1: mia}, random.Random(game))

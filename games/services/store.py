@@ -1,0 +1,294 @@
+"""Reading a table and its seats, and writing a move's rows, as cheaply as a move allows.
+
+The reads every move makes and the rows it writes, compiled by Django once per process; and
+this process's caches: the people seated at tables (``_people``) and the tables it last
+committed (``committed_table`` reads them). Here too the refusal every command raises. Nothing
+here decides anything: the commands are in ``moves``, ``seating`` and ``presence``.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import threading
+import time
+import uuid
+from collections import OrderedDict
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connection
+from django.db.models import Prefetch
+from django.db.models.sql import InsertQuery
+
+from games.models import ActionLog, Seat, Table
+
+
+class Refused(Exception):
+    """An action the site refuses; ``code`` and ``params`` become a translated sentence."""
+
+    def __init__(self, code: str, params: dict | None = None):
+        self.code = code
+        self.params = params or {}
+        super().__init__(code)
+
+
+def _with_seats(queryset):
+    # Seats, their players and profiles in one query: the view and the checks all read them.
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+    )
+
+
+def _one_with_seats(queryset, **lookup) -> Table:
+    """One table and its seats (their players and profiles too), as
+    ``_with_seats(queryset).get(**lookup)`` gives it: the seats in their order, each knowing
+    its table, ``table.seats.all()`` served without a query. Without the prefetch machinery,
+    which cost more than both queries together on every move (the table is read, and locked,
+    once per move)."""
+    table = queryset.get(**lookup)
+    _read_seats(table)
+    return table
+
+
+# The reads every move makes, compiled by Django once per process: compiling a query cost
+# Django more than running it (the seats with their players and profiles, a join, was a
+# sixth of a move's CPU time). Their rows become models as Django's own queries make them
+# (each column's conversions, ``Model.from_db``), with what ``raw`` worked out again on every
+# read (which column is which field, the conversions) worked out once: that was a tenth of
+# a server's CPU time in the closed-loop benchmark.
+_COMPILED = {
+    "seats": lambda: Seat.objects.filter(table_id=0).order_by("index"),
+    "table": lambda: Table.objects.filter(code=uuid.UUID(int=0)),
+    "locked table": lambda: Table.objects.select_for_update().filter(code=uuid.UUID(int=0)),
+}
+
+
+@functools.cache
+def _reader(name: str) -> tuple:
+    """A read's model, SQL, the fields its columns fill (their attribute names, in order) and
+    the conversions of the columns that have any."""
+    queryset = _COMPILED[name]()
+    compiler = queryset.query.get_compiler(connection=connection)
+    sql, _params = compiler.as_sql()
+    columns = [column for column, _sql, _alias in compiler.select]
+    converters = tuple(
+        (index, tuple(convs), column)
+        for index, (convs, column) in compiler.get_converters(columns).items()
+    )
+    return queryset.model, sql, [column.target.attname for column in columns], converters
+
+
+def _read(name: str, params: list) -> list:
+    model, sql, names, converters = _reader(name)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    for row in rows:
+        if converters:
+            row = list(row)
+            for index, convs, column in converters:
+                value = row[index]
+                for convert in convs:
+                    value = convert(value, column, connection)
+                row[index] = value
+        out.append(model.from_db(connection.alias, names, row))
+    return out
+
+
+def _by_code(code, *, lock: bool) -> Table:
+    value = Table._meta.get_field("code").get_db_prep_value(code, connection)
+    tables = _read("locked table" if lock else "table", [value])
+    if not tables:
+        raise Table.DoesNotExist
+    _read_seats(tables[0])
+    return tables[0]
+
+
+def _read_seats(table: Table) -> None:
+    seats = _read("seats", [table.pk])
+    people = _people({seat.user_id for seat in seats if seat.user_id is not None})
+    for seat in seats:
+        if seat.user_id in people:
+            seat.user = people[seat.user_id]
+    _attach_seats(table, seats)
+
+
+# The people seated at tables with their profiles, as this process last read them: a
+# table's reads take them from here for a few seconds instead of joining them in every time.
+# A change saved in this process forgets its person at once (``forget_person``); one saved
+# by another process shows here within PEOPLE_SECONDS. Only ever read, never changed.
+_PEOPLE: OrderedDict[int, tuple[float, object]] = OrderedDict()
+_PEOPLE_LOCK = threading.Lock()
+PEOPLE_SECONDS = 5.0
+PEOPLE_KEPT = 2048
+
+
+def _people(ids: set[int]) -> dict[int, object]:
+    found: dict[int, object] = {}
+    if not ids:
+        return found
+    now = time.monotonic()
+    with _PEOPLE_LOCK:
+        for pk in ids:
+            hit = _PEOPLE.get(pk)
+            if hit is not None and now - hit[0] < PEOPLE_SECONDS:
+                found[pk] = hit[1]
+    missing = ids - found.keys()
+    if missing:
+        read = get_user_model().objects.select_related("profile").filter(pk__in=missing)
+        fresh = {user.pk: user for user in read}
+        found.update(fresh)
+        with _PEOPLE_LOCK:
+            for pk, user in fresh.items():
+                _PEOPLE[pk] = (now, user)
+                _PEOPLE.move_to_end(pk)
+            while len(_PEOPLE) > PEOPLE_KEPT:
+                _PEOPLE.popitem(last=False)
+    return found
+
+
+def forget_person(user_id) -> None:
+    """A person or profile saved or deleted in this process: read them again next time
+    (connected in ``GamesConfig.ready``)."""
+    with _PEOPLE_LOCK:
+        _PEOPLE.pop(user_id, None)
+
+
+def _attach_seats(table: Table, seats) -> None:
+    """``table.seats.all()`` is ``seats`` from now on, as a prefetch leaves it."""
+    seats = list(seats)
+    for seat in seats:
+        seat.table = table
+    cached = table.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    table._prefetched_objects_cache = {"seats": cached}
+
+
+def _seat(table: Table, index: int) -> Seat:
+    return next(s for s in table.seats.all() if s.index == index)
+
+
+def parse_code(code) -> uuid.UUID:
+    """The table code named by ``code`` (from a URL, a form or a socket), or no such table.
+
+    Every lookup by code goes through here: handed anything but a UUID, the UUIDField
+    raises a ValidationError (or worse), a crash instead of the "no such table" refusal.
+    """
+    if isinstance(code, uuid.UUID):
+        return code
+    if isinstance(code, str):
+        try:
+            return uuid.UUID(code)
+        except ValueError:
+            pass
+    raise Refused("no_such_table")
+
+
+def _copy(table: Table) -> Table:
+    # A shallow copy (a deep one cost a millisecond a commit): the table's columns, sharing
+    # what nothing changes after a commit: the state (every write assigns a new one,
+    # engine.to_json, and nothing changes one in place) and the seats (every transaction
+    # reads its own). Attached as a list: a queryset's copy would drop them.
+    kept = copy.copy(table)
+    _attach_seats(kept, table.seats.all())
+    return kept
+
+
+# The tables this process last committed, newest last, as they committed: the frames that
+# follow a write (each socket of the table renders its own) read them from here instead of
+# reading the table back. A copy per commit, never handed to a writer (writers lock and read).
+_COMMITTED: OrderedDict[str, Table] = OrderedDict()
+_COMMITTED_LOCK = threading.Lock()
+COMMITTED_KEPT = 512
+
+
+def _remember_committed(table: Table) -> None:
+    kept = _copy(table)  # the table's columns as they committed
+    code = str(table.code)
+    with _COMMITTED_LOCK:
+        _COMMITTED[code] = kept
+        _COMMITTED.move_to_end(code)
+        while len(_COMMITTED) > COMMITTED_KEPT:
+            _COMMITTED.popitem(last=False)
+
+
+def _kept(code) -> Table | None:
+    with _COMMITTED_LOCK:
+        return _COMMITTED.get(str(code))
+
+
+def _insert_log(unsaved: list[ActionLog]) -> None:
+    """Insert a transaction's log lines (``Unit.save_log``), ``LOG_LINES_PER_INSERT`` a statement."""
+    if unsaved:
+        fields = _log_fields()
+        with connection.cursor() as cursor:
+            for start in range(0, len(unsaved), LOG_LINES_PER_INSERT):
+                lines = unsaved[start : start + LOG_LINES_PER_INSERT]
+                values = [
+                    f.get_db_prep_save(f.pre_save(line, True), connection)
+                    for line in lines
+                    for f in fields
+                ]
+                cursor.execute(_log_insert(len(lines)), values)
+
+
+# SQLite allows 999 values in a statement (older builds): 100 lines of a few fields each.
+LOG_LINES_PER_INSERT = 100
+
+
+@functools.cache
+def _log_fields() -> tuple:
+    return tuple(f for f in ActionLog._meta.concrete_fields if not f.primary_key)
+
+
+@functools.cache
+def _log_insert(lines: int) -> str:
+    """The insert of ``lines`` log lines in one statement: Django's insert of one line (compiled
+    once per process, like ``_reader``: ``bulk_create`` compiled it on every move) with its
+    row of values repeated. One statement and one round trip for a transaction's lines (an
+    ``executemany`` went through psycopg's pipeline, a tenth of a move's CPU on PostgreSQL)."""
+    query = InsertQuery(ActionLog)
+    query.insert_values(_log_fields(), [ActionLog(table_id=0, hand_id=0, seq=0, seat=0, action={})])
+    [(sql, _params)] = query.get_compiler(connection=connection).as_sql()
+    head, values, row = sql.partition(" VALUES ")
+    if not values or not (row.startswith("(") and row.endswith(")") and row.count("(") == 1):
+        raise DatabaseError(f"unexpected insert: {sql}")
+    return f"{head} VALUES {', '.join([row] * lines)}"
+
+
+def _save_row(table: Table) -> None:
+    """``table.save(update_fields=TABLE_MOVE_FIELDS)`` (no signal listens to a table's save)
+    with an update written once per process: ``save`` built and compiled it on every move."""
+    sql, fields = _row_update()
+    values = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, table.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError("the table's row was not updated")
+
+
+@functools.cache
+def _row_update() -> tuple[str, tuple]:
+    fields = tuple(Table._meta.get_field(name) for name in TABLE_MOVE_FIELDS)
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    where = quote(Table._meta.pk.column)
+    return f"UPDATE {quote(Table._meta.db_table)} SET {columns} WHERE {where} = %s", fields
+
+
+# The columns one move changes.
+TABLE_MOVE_FIELDS = [
+    "state",
+    "reveal",
+    "version",
+    "status",
+    "finished_at",
+    "bot_due_at",
+    "bot_claimed_until",
+    "hurry",
+    "turn_due_at",
+    "timer_due_at",
+    "updated_at",
+]
