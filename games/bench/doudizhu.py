@@ -41,7 +41,7 @@ def bot_options(level: str) -> dict:
 
 def players() -> dict:
     """Benchmark-only players: ``perfect``, Hard's search on the true hands."""
-    from games.bench.perfect import DouDizhuPerfect
+    from games.bench.doudizhu_perfect import DouDizhuPerfect
 
     return {"perfect": DouDizhuPerfect}
 

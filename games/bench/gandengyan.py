@@ -27,7 +27,7 @@ def bot_options(level: str) -> dict:
 
 def players() -> dict:
     """Benchmark-only players: ``perfect``, Hard's search on the true deal."""
-    from games.bench.perfect import GanDengYanPerfect
+    from games.bench.gandengyan_perfect import GanDengYanPerfect
 
     return {"perfect": GanDengYanPerfect}
 
