@@ -72,6 +72,8 @@ def test_a_game_without_a_table_lists_its_labels_only(plug_in, monkeypatch):
 
 
 def test_the_manifest_owns_the_games_bots_hint_and_review_budget():
+    from django.contrib.staticfiles import finders
+
     from games.bots import RandomBot
 
     for game in registry.table_games():
@@ -85,3 +87,4 @@ def test_the_manifest_owns_the_games_bots_hint_and_review_budget():
         assert callable(game.bot("normal").act)
         assert game.review_samples > 0
         assert game.seat_counts_vary == (len(game.info.seat_counts) > 1)
+        assert finders.find(game.stylesheet), f"{game.name} has no {game.stylesheet}"
