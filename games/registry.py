@@ -2,8 +2,8 @@
 
 A game's entry (``TableGame``) is its manifest and owns everything about it: its facts and
 rules from its engine package (``GameInfo``, ``engine``), its computer players and hint from
-its bots module (``bot``, ``hint``), its wording, table hooks, review budget and colours from
-its plug-in package ``games/tables/<name>/`` (see ``games.tables``). Nothing else above the
+its bots module (``bot``, ``hint``), its wording, table hooks, review budget, colours and rule
+page texts from its plug-in package ``games/tables/<name>/`` (see ``games.tables``). Nothing else above the
 bots finds a game: choices, lobby, navigation, rule pages, benchmarks and the table machinery
 all read ``table_games()`` / ``table_game(name)``.
 """
@@ -15,6 +15,7 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 
 from django.core.exceptions import ImproperlyConfigured
@@ -24,6 +25,9 @@ from games.engine import game_names, get_game
 from games.engine.base import Game, GameInfo
 from games.tables.base import HOOKS, Labels
 from games.tables.common import BOARD_WORDS
+
+# The plug-ins' packages, where each keeps its rule page's default texts.
+RULES = Path(__file__).resolve().parent / "tables"
 
 # Pauses for a person to follow the bots (seconds): a card, and a closed trick left in view.
 MOVE_PAUSE = 0.8
@@ -60,6 +64,11 @@ class TableGame:
         """The game's colours (``static/css/<name>-colours.css``): custom properties on its
         lobby card, rule page and rules card, linked from every page."""
         return f"css/{self.name}-colours.css"
+
+    def rule_page(self, language: str) -> Path:
+        """The rule page's default text in ``language`` (the plug-in's ``rules.<language>.md``,
+        installed where staff have not written one: cardsite/rules/defaults.py)."""
+        return RULES / self.name / f"rules.{language}.md"
 
     @property
     def seat_counts_vary(self) -> bool:

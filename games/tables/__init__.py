@@ -4,6 +4,7 @@
 
 - ``__init__``  ``LABELS``: the game's name and lobby wording (every game has this);
   ``REVIEW_SAMPLES``: the deals Hard samples per reviewed decision (optional);
+- ``rules.de.md``, ``rules.en.md``: the rule page's default texts (cardsite/rules/defaults.py);
 - ``presenter`` ``context(table, view, seat, selected)``: one seat's observation and the
   table's public facts -> template context; ``trick_closed(before, after)`` for pacing;
 - ``frames``    ``action(data)``: a browser frame -> an engine action, or None; ``frame(move)``

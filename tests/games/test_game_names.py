@@ -33,8 +33,6 @@ def own_path(rel: str) -> bool:
     parts = rel.split("/")
     if parts[0] in ("tests", "docs", "locale") or "migrations" in parts:
         return True
-    if rel.startswith("cardsite/rules/content/"):  # the rule pages' default texts, by slug
-        return True
     for game in GAMES:
         if (
             rel.startswith((f"games/engine/{game}/", f"games/tables/{game}/"))
