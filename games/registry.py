@@ -2,10 +2,10 @@
 
 A game's entry (``TableGame``) is its manifest and owns everything about it: its facts and
 rules from its engine package (``GameInfo``, ``engine``), its computer players and hint from
-its bots module (``bot``, ``hint``), its wording, table hooks, review budget, colours and rule
-page texts from its plug-in package ``games/tables/<name>/`` (see ``games.tables``). Nothing else above the
-bots finds a game: choices, lobby, navigation, rule pages, benchmarks and the table machinery
-all read ``table_games()`` / ``table_game(name)``.
+its bots module (``bot``, ``hint``), its wording, table hooks, review budget, colours and
+rule page texts from its plug-in package ``games/tables/<name>/`` (see ``games.tables``).
+Nothing else above the bots finds a game: choices, lobby, navigation, rule pages, benchmarks
+and the table machinery all read ``table_games()`` / ``table_game(name)``.
 """
 
 from __future__ import annotations
@@ -26,9 +26,6 @@ from games.engine.base import Game, GameInfo
 from games.tables.base import HOOKS, Labels
 from games.tables.common import BOARD_WORDS
 
-# The plug-ins' packages, where each keeps its rule page's default texts.
-RULES = Path(__file__).resolve().parent / "tables"
-
 # Pauses for a person to follow the bots (seconds): a card, and a closed trick left in view.
 MOVE_PAUSE = 0.8
 TRICK_PAUSE = 1.6
@@ -45,6 +42,8 @@ class TableGame:
     # Deals Hard samples per reviewed decision (the plug-in's ``REVIEW_SAMPLES``): several
     # times its budget at the table, since a review waits for no one. None: Hard's own budget.
     review_samples: int | None = None
+    # The plug-in package's folder, which holds the rule page's default texts.
+    folder: Path | None = None
 
     @property
     def bots(self) -> ModuleType:
@@ -62,13 +61,13 @@ class TableGame:
     @property
     def stylesheet(self) -> str:
         """The game's colours (``static/css/<name>-colours.css``): custom properties on its
-        lobby card, rule page and rules card, linked from every page."""
+        lobby card, rule page and rules card, linked from the lobby and the rule pages."""
         return f"css/{self.name}-colours.css"
 
     def rule_page(self, language: str) -> Path:
         """The rule page's default text in ``language`` (the plug-in's ``rules.<language>.md``,
         installed where staff have not written one: cardsite/rules/defaults.py)."""
-        return RULES / self.name / f"rules.{language}.md"
+        return self.folder / f"rules.{language}.md"
 
     @property
     def seat_counts_vary(self) -> bool:
@@ -178,7 +177,8 @@ class TableGame:
 def _load(name: str) -> TableGame:
     package = f"games.tables.{name}"
     try:
-        labels = importlib.import_module(package).LABELS
+        plugin = importlib.import_module(package)
+        labels = plugin.LABELS
     except (ModuleNotFoundError, AttributeError) as e:
         raise ImproperlyConfigured(f"game {name!r} needs its site plug-in {package}.LABELS") from e
     present = [m for m in HOOKS if importlib.util.find_spec(f"{package}.{m}") is not None]
@@ -196,8 +196,9 @@ def _load(name: str) -> TableGame:
     example = None
     if importlib.util.find_spec(f"{package}.examples") is not None:
         example = importlib.import_module(f"{package}.examples").example
-    samples = getattr(importlib.import_module(package), "REVIEW_SAMPLES", None)
-    return TableGame(get_game(name).info, labels, hooks, example, samples)
+    samples = getattr(plugin, "REVIEW_SAMPLES", None)
+    folder = Path(plugin.__file__).parent
+    return TableGame(get_game(name).info, labels, hooks, example, samples, folder)
 
 
 @cache

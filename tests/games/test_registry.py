@@ -88,3 +88,4 @@ def test_the_manifest_owns_the_games_bots_hint_and_review_budget():
         assert game.review_samples > 0
         assert game.seat_counts_vary == (len(game.info.seat_counts) > 1)
         assert finders.find(game.stylesheet), f"{game.name} has no {game.stylesheet}"
+        assert all(game.rule_page(language).is_file() for language in ("de", "en"))
