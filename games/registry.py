@@ -1,9 +1,11 @@
-"""The table registry: every game the engine knows, with its site plug-in.
+"""The table registry: every game the engine knows, with its manifest.
 
-A game's facts come from its engine package (``GameInfo``); its wording and its table hooks
-from its plug-in package ``games/tables/<name>/`` (see ``games.tables``). Nothing else in the
-site lists the games: choices, lobby, navigation, rule pages, benchmarks and the table
-machinery all read ``table_games()``.
+A game's entry (``TableGame``) is its manifest and owns everything about it: its facts and
+rules from its engine package (``GameInfo``, ``engine``), its computer players and hint from
+its bots module (``bot``, ``hint``), its wording, table hooks, review budget, colours and
+rule page texts from its plug-in package ``games/tables/<name>/`` (see ``games.tables``).
+Nothing else above the bots finds a game: choices, lobby, navigation, rule pages, benchmarks
+and the table machinery all read ``table_games()`` / ``table_game(name)``.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 
 from django.core.exceptions import ImproperlyConfigured
 
+from games import bots
 from games.engine import game_names, get_game
 from games.engine.base import Game, GameInfo
 from games.tables.base import HOOKS, Labels
@@ -35,6 +39,40 @@ class TableGame:
     hooks: dict[str, ModuleType]
     # Draws the game's worked examples on its rule page (``examples.example``), if it has any.
     example: Callable | None = None
+    # Deals Hard samples per reviewed decision (the plug-in's ``REVIEW_SAMPLES``): several
+    # times its budget at the table, since a review waits for no one. None: Hard's own budget.
+    review_samples: int | None = None
+    # The plug-in package's folder, which holds the rule page's default texts.
+    folder: Path | None = None
+
+    @property
+    def bots(self) -> ModuleType:
+        """The game's bots module (``games/bots/<name>.py``)."""
+        return bots.plugin(self.name)
+
+    def bot(self, level: str, **options) -> bots.Bot:
+        """A computer player of ``level`` ("easy", "normal", "hard" or "random")."""
+        return bots.get_bot(self.name, level, **options)
+
+    def hint(self, observation: dict, legal: list[dict]) -> dict:
+        """The player's Hint: Normal's choice for this observation."""
+        return self.bots.hint(observation, legal)
+
+    @property
+    def stylesheet(self) -> str:
+        """The game's colours (``static/css/<name>-colours.css``): custom properties on its
+        lobby card, rule page and rules card, linked from the lobby and the rule pages."""
+        return f"css/{self.name}-colours.css"
+
+    def rule_page(self, language: str) -> Path:
+        """The rule page's default text in ``language`` (the plug-in's ``rules.<language>.md``,
+        installed where staff have not written one: cardsite/rules/defaults.py)."""
+        return self.folder / f"rules.{language}.md"
+
+    @property
+    def seat_counts_vary(self) -> bool:
+        """The game is played by more than one number of players (a figure per count)."""
+        return len(self.info.seat_counts) > 1
 
     @property
     def name(self) -> str:
@@ -51,7 +89,7 @@ class TableGame:
     @property
     def has_setup(self) -> bool:
         """Players choose table settings (players, options) before the first deal."""
-        return len(self.info.seat_counts) > 1 or bool(self.info.options)
+        return self.seat_counts_vary or bool(self.info.options)
 
     @property
     def plays_in_rounds(self) -> bool:
@@ -139,7 +177,8 @@ class TableGame:
 def _load(name: str) -> TableGame:
     package = f"games.tables.{name}"
     try:
-        labels = importlib.import_module(package).LABELS
+        plugin = importlib.import_module(package)
+        labels = plugin.LABELS
     except (ModuleNotFoundError, AttributeError) as e:
         raise ImproperlyConfigured(f"game {name!r} needs its site plug-in {package}.LABELS") from e
     present = [m for m in HOOKS if importlib.util.find_spec(f"{package}.{m}") is not None]
@@ -157,7 +196,9 @@ def _load(name: str) -> TableGame:
     example = None
     if importlib.util.find_spec(f"{package}.examples") is not None:
         example = importlib.import_module(f"{package}.examples").example
-    return TableGame(get_game(name).info, labels, hooks, example)
+    samples = getattr(plugin, "REVIEW_SAMPLES", None)
+    folder = Path(plugin.__file__).parent
+    return TableGame(get_game(name).info, labels, hooks, example, samples, folder)
 
 
 @cache

@@ -85,7 +85,9 @@ def decisions_of(table: Table, number: int, seat: int, hand_id: int) -> list | N
         (
             seq,
             gspec.review_position(seen),
-            Decision(table.game, seen, legal, taken, f"review:{hand_id}:{seq}"),
+            Decision(
+                table.game, seen, legal, taken, f"review:{hand_id}:{seq}", gspec.review_samples
+            ),
         )
         for seq, seen, legal, taken in found
     ]

@@ -156,7 +156,14 @@ def strength() -> dict:
         rows = [r for r in data.get("rows", []) if r.get("game") == game.name]
         outside = [r for r in data.get("outside", []) if r.get("game") == game.name]
         by_game.append(
-            {"game": game.name, "label": game.labels.name, "rows": rows, "outside": outside}
+            {
+                "game": game.name,
+                "label": game.labels.name,
+                "rows": rows,
+                "outside": outside,
+                # a figure per number of players, so each row says its count
+                "by_seats": game.seat_counts_vary,
+            }
         )
     try:
         measured = date.fromisoformat(data.get("measured") or "")

@@ -1,4 +1,5 @@
-"""The default pages, read from ``content/<slug>.<language>.md``.
+"""The default pages: a game's from its manifest (``TableGame.rule_page``, the file
+``games/tables/<game>/rules.<language>.md``), the legal pages from ``content/<slug>.<language>.md``.
 
 A file starts with a small header (``title:``, ``lead:``, then the key points as ``- `` lines),
 then ``---`` and the Markdown body. FAQ entries follow a line ``+++ FAQ``; each starts with a
@@ -13,11 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.engine import game_names
+from cardsite.rules.models import LEGAL_SLUGS
+from games.registry import table_game, table_games
 
 CONTENT = Path(__file__).resolve().parent / "content"
-SLUGS = (*game_names(), "impressum", "privacy")
 LANGUAGES = ("de", "en")
+
+
+def slugs() -> list[str]:
+    """Every default page: the games' rule pages, then the legal pages."""
+    return [*(g.name for g in table_games()), *LEGAL_SLUGS]
 
 
 @dataclass
@@ -55,12 +61,16 @@ def parse(text: str, slug: str, language: str) -> DefaultPage:
 
 
 def load(slug: str, language: str) -> DefaultPage:
-    path = CONTENT / f"{slug}.{language}.md"
+    path = (
+        CONTENT / f"{slug}.{language}.md"
+        if slug in LEGAL_SLUGS
+        else table_game(slug).rule_page(language)
+    )
     return parse(path.read_text(encoding="utf-8"), slug, language)
 
 
 def all_defaults() -> list[DefaultPage]:
-    return [load(slug, language) for slug in SLUGS for language in LANGUAGES]
+    return [load(slug, language) for slug in slugs() for language in LANGUAGES]
 
 
 def install(apps, schema_editor=None) -> int:

@@ -1,6 +1,6 @@
 """Dou Dizhu's bench plug-in (games/bench/harness.py): named positions for timing
 ``legal_actions``, ``enginebench doudizhu --compare rlcard``, and the benchmark-only
-``perfect`` player, which sees every hand (games/bench/perfect.py).
+``perfect`` player, which sees every hand (games/bench/doudizhu_perfect.py).
 
 RLCard is a benchmark-only extra (``pip install -e '.[bench]'``); nothing here imports it
 until a comparison runs.
@@ -41,7 +41,7 @@ def bot_options(level: str) -> dict:
 
 def players() -> dict:
     """Benchmark-only players: ``perfect``, Hard's search on the true hands."""
-    from games.bench.perfect import DouDizhuPerfect
+    from games.bench.doudizhu_perfect import DouDizhuPerfect
 
     return {"perfect": DouDizhuPerfect}
 

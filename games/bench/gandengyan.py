@@ -7,7 +7,7 @@ jokers are dealt to seat 1 and the other seat keeps leading its lowest single wh
 keeps passing, so seat 1 takes a card on every closed trick; each such position is also
 offered with seat 1 on lead, the costly case.
 ``bot_options`` leaves the levels' budgets to the bots; ``players`` names the benchmark-only ``perfect``,
-which sees every hand and the stock (games/bench/perfect.py).
+which sees every hand and the stock (games/bench/gandengyan_perfect.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def bot_options(level: str) -> dict:
 
 def players() -> dict:
     """Benchmark-only players: ``perfect``, Hard's search on the true deal."""
-    from games.bench.perfect import GanDengYanPerfect
+    from games.bench.gandengyan_perfect import GanDengYanPerfect
 
     return {"perfect": GanDengYanPerfect}
 

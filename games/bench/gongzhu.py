@@ -54,7 +54,7 @@ def players() -> dict:
     """Benchmark-only players: ``sampler``, the determinized sampler
     (games/bots/gongzhu_sampler.py), and ``perfect``, which sees every hand
     (games/bench/perfect.py)."""
-    from games.bench.perfect import GongZhuPerfect
+    from games.bench.gongzhu_perfect import GongZhuPerfect
     from games.bots.gongzhu_sampler import SamplerBot
 
     return {"sampler": SamplerBot, "perfect": GongZhuPerfect}

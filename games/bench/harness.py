@@ -68,7 +68,9 @@ from games.engine import get_game
 
 
 def plugin(game_name: str):
-    """The game's bench module, or None when it has none."""
+    """The game's bench module ``games/bench/<game>.py``, or None when it has none: the one
+    place the bench finds a game (the harness knows no Django, so it cannot ask the registry;
+    the load client and the commands name games the registry lists)."""
     try:
         return importlib.import_module(f"games.bench.{game_name}")
     except ModuleNotFoundError as e:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import math
 import os
@@ -165,13 +164,10 @@ def pass_or_lead(
 def policies() -> dict[str, Callable[[str, random.Random], dict | None]]:
     """The load client of every playable game: ``games.bench.<game>.load_move``, which picks
     the human's move from a board's markup (or None when it is not the human's turn)."""
+    from games.bench.harness import plugin
     from games.registry import table_games
 
-    return {
-        g.name: importlib.import_module(f"games.bench.{g.name}").load_move
-        for g in table_games()
-        if g.playable
-    }
+    return {g.name: plugin(g.name).load_move for g in table_games() if g.playable}
 
 
 # ---------------------------------------------------------------- the page's board

@@ -1,6 +1,6 @@
 """Hand reviews as load: finished hands whose reviews a benchmark asks for while it measures.
 
-``loadbench --reviews K`` plays K Gong Zhu hands as a person (the person's own moves, as the
+``loadbench --reviews K`` plays K hands of the first reviewed game (Gong Zhu) as a person (the person's own moves, as the
 review weighs them) for one signed-in user before it measures, then asks each daphne process
 for their reviews at the start of the measuring window, so the low-priority review worker is
 busy throughout while the live tables' bots think and move.
@@ -12,16 +12,15 @@ import random
 import urllib.request
 
 from games import services
-from games.bots import get_bot
 from games.models import Table
-from games.registry import table_game
+from games.registry import table_game, table_games
 
 
 def play_hand_yourself(table: Table, user, level: str = "easy", seed: int = 7) -> Table:
     """The person plays their own seat to the end of the current hand, choosing as the
     ``level`` bot would, through the same call as the table's page; the computer the rest."""
-    game = table_game(table.game).engine
-    bot = get_bot(table.game, level)
+    gspec = table_game(table.game)
+    game, bot = gspec.engine, gspec.bot(level)
     rng = random.Random(seed)
     for _ in range(400):
         table = services.get_table(table.code)
@@ -37,8 +36,11 @@ def play_hand_yourself(table: Table, user, level: str = "easy", seed: int = 7) -
     raise AssertionError("the hand did not end")
 
 
-def finished_hands(user, count: int, game: str = "gongzhu") -> list[str]:
-    """``count`` tables at which ``user`` played hand 1 themselves: their codes."""
+def finished_hands(user, count: int, game: str | None = None) -> list[str]:
+    """``count`` tables at which ``user`` played hand 1 themselves: their codes. The game is
+    by default the first whose manifest gives reviews a budget of their own."""
+    if game is None:
+        game = next(g.name for g in table_games() if g.review_samples)
     from django.conf import settings
 
     pacing, settings.GAME_PACING = settings.GAME_PACING, False

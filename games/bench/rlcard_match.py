@@ -25,6 +25,10 @@ from games.bench.harness import bracket, decision, make_bot, records_by_run
 from games.engine import get_game
 from games.engine.doudizhu import new_match_fixed
 
+# The game and the outside program: RLCard ships a rule agent for Dou Dizhu alone.
+GAME = "doudizhu"
+OPPONENT = "RLCard doudizhu-rule-v1"
+
 _JOKER = {"BJ": "B", "RJ": "R"}
 
 
@@ -92,8 +96,8 @@ class TheirSeat:
 
 
 def play_game(seed: int, ours_landlord: bool, level: str, options: dict) -> dict:
-    game = get_game("doudizhu")
-    bot = make_bot("doudizhu", level, options)
+    game = get_game(GAME)
+    bot = make_bot(GAME, level, options)
     theirs = TheirSeat(seed)
     rng = random.Random(f"{seed}:{ours_landlord}")
     state = new_match_fixed(seed, landlord=0, bid=1, options={"hands": 1})
@@ -188,7 +192,7 @@ def format_summary(level, summary) -> str:
         return f"{t[0]:+.3f} {bracket(t[1], t[2], '+.3f') or '(no interval from one deal)'}"
 
     lines = [
-        f"rlcardmatch: our {level} vs RLCard doudizhu-rule-v1, {summary['deals']} deals, "
+        f"rlcardmatch: our {level} vs {OPPONENT}, {summary['deals']} deals, "
         "each played with ours as landlord and ours as peasants (landlord fixed, bid 1)",
         f"  overall: ours win {pct(summary['overall_win'])} of games",
         f"  ours as landlord: win {pct(summary['landlord']['win'])}, "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from types import ModuleType
 from typing import Any, Protocol
 
 LEVELS = ("easy", "normal", "hard")
@@ -26,10 +27,15 @@ class RandomBot:
         return rng.choice(legal_actions)
 
 
+def plugin(game_name: str) -> ModuleType:
+    """The game's bots module ``games.bots.<game>``: the one place the bots find a game. Above
+    the bots, the game's manifest (``games.registry.TableGame.bots``) is the only caller."""
+    return importlib.import_module(f"games.bots.{game_name}")
+
+
 def get_bot(game_name: str, level: str, **options: Any) -> Bot:
     if level == "random":
         return RandomBot()
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    module = importlib.import_module(f"games.bots.{game_name}")
-    return module.BOTS[level](**options)
+    return plugin(game_name).BOTS[level](**options)

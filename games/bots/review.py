@@ -3,7 +3,8 @@
 Like ``games.bots.task``, this is what crosses into the review worker, so it holds the engine's
 and the bots' values only: the seat's observation at the time (never the hidden cards), the
 legal actions, the action taken and a seed. Hard weighs its own shortlist and the action
-taken on the same sampled deals, with a larger budget than at the table (``REVIEW_SAMPLES``).
+taken on the same sampled deals, with the budget the game's manifest gives reviews
+(``Decision.samples``, larger than at the table).
 """
 
 from __future__ import annotations
@@ -16,10 +17,6 @@ from dataclasses import dataclass
 from games.bots import get_bot
 from games.bots.task import leave_with_parent
 
-# Deals sampled per reviewed decision, per game: several times Hard's budget at the table,
-# since a review waits for no one. A Gong Zhu hand (13 decisions) takes about a second.
-REVIEW_SAMPLES = {"gongzhu": 240, "gandengyan": 48, "doudizhu": 24}
-
 
 @dataclass(frozen=True)
 class Decision:
@@ -30,6 +27,8 @@ class Decision:
     legal: list[dict]
     taken: dict
     seed: str
+    # Deals sampled for it (the manifest's review budget); None: Hard's budget at the table.
+    samples: int | None = None
 
 
 def weigh(decision: Decision) -> dict | None:
@@ -46,8 +45,8 @@ def weigh(decision: Decision) -> dict | None:
         actions.append(decision.taken)
     if len(actions) < 2:
         return None
-    samples = REVIEW_SAMPLES.get(decision.game)
-    values = bot.evaluate(decision.observation, actions, random.Random(decision.seed), samples)
+    rng = random.Random(decision.seed)
+    values = bot.evaluate(decision.observation, actions, rng, decision.samples)
     if values is None:
         return None
     ranked = sorted(zip(actions, values, strict=True), key=lambda p: -p[1])

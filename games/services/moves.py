@@ -88,12 +88,11 @@ def _open_hand(unit: Unit, table: Table, state) -> None:
 
 def _choose(table: Table, seat: int, level: str, state) -> dict:
     """A bot's choice computed inline (used for the quick simultaneous decisions at a deal)."""
-    from games.bots import get_bot
-
-    game = table_game(table.game).engine
+    gspec = table_game(table.game)
+    game = gspec.engine
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     start = time.perf_counter()
-    action = get_bot(table.game, level).act(
+    action = gspec.bot(level).act(
         game.observation(state, seat), game.legal_actions(state, seat), rng
     )
     metrics.bot_decided(level, time.perf_counter() - start)
@@ -259,15 +258,13 @@ def _others_waiting(table: Table, index: int) -> bool:
 def hint_for(table: Table, seat: int, n: int = 0) -> dict | None:
     """A suggestion for ``seat`` (the player's Hint); never applied. The first press gets
     Normal's choice, each further press (``n``) the next legal action, round and round."""
-    import importlib
-
-    game = table_game(table.game).engine
+    gspec = table_game(table.game)
+    game = gspec.engine
     state = load_state(table)
     if seat not in game.to_move(state):
         return None
-    bots = importlib.import_module(f"games.bots.{table.game}")
     legal = game.legal_actions(state, seat)
-    first = bots.hint(game.observation(state, seat), legal)
+    first = gspec.hint(game.observation(state, seat), legal)
     if not n:
         return first
     order = [first] + [a for a in legal if a != first]

@@ -1,4 +1,4 @@
-"""The benchmark-only ``perfect`` players (games/bench/perfect.py): reachable by botmatch
+"""The benchmark-only ``perfect`` players (games/bench/<game>_perfect.py): reachable by botmatch
 only, handed the whole state by the harness, deterministic, legal, and really using what
 their seat cannot see."""
 

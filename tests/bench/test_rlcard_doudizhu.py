@@ -54,7 +54,7 @@ def test_a_deal_plays_both_ways_and_repeats():
 
 
 def test_the_perfect_player_plays_rlcard_seeing_every_hand(monkeypatch):
-    from games.bench.perfect import DouDizhuPerfect
+    from games.bench.doudizhu_perfect import DouDizhuPerfect
 
     seen = []
     real = DouDizhuPerfect.act_seeing_all

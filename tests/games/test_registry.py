@@ -69,3 +69,23 @@ def test_a_game_without_a_table_lists_its_labels_only(plug_in, monkeypatch):
     fake = registry._load("fake")
     assert not fake.playable and fake.hooks == {} and fake.labels.name == "Fake"
     assert fake.refusal("stale", {}) is None
+
+
+def test_the_manifest_owns_the_games_bots_hint_and_review_budget():
+    from django.contrib.staticfiles import finders
+
+    from games.bots import RandomBot
+
+    for game in registry.table_games():
+        engine = game.engine
+        state = engine.new_match(7, game.info.seat_counts[0])
+        seat = engine.to_move(state)[0]
+        legal = engine.legal_actions(state, seat)
+        assert game.hint(engine.observation(state, seat), legal) in legal
+        assert game.bots.BOTS.keys() >= {"easy", "normal", "hard"}
+        assert isinstance(game.bot("random"), RandomBot)
+        assert callable(game.bot("normal").act)
+        assert game.review_samples > 0
+        assert game.seat_counts_vary == (len(game.info.seat_counts) > 1)
+        assert finders.find(game.stylesheet), f"{game.name} has no {game.stylesheet}"
+        assert all(game.rule_page(language).is_file() for language in ("de", "en"))

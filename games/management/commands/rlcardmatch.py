@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.bench import harness, rlcard_match
+from games.bench.rlcard_match import GAME
+
 
 class Command(BaseCommand):
     help = (
-        "Play our Dou Dizhu bot against RLCard's doudizhu-rule-v1 on the same deals with roles "
+        f"Play our Dou Dizhu bot against {rlcard_match.OPPONENT} on the same deals with roles "
         "swapped (landlord fixed, no bidding); print win rate and points per deal per role."
     )
 
@@ -26,25 +29,21 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true")
 
     def handle(self, *args, **opts):
-        from games.bench import harness
-
         try:
-            harness.check_spec("doudizhu", opts["level"])
+            harness.check_spec(GAME, opts["level"])
         except ValueError as e:
             raise CommandError(str(e)) from None
         level, own = harness.split_spec(opts["level"])
-        players = [p for p in harness.player_names("doudizhu") if p != "random"]
+        players = [p for p in harness.player_names(GAME) if p != "random"]
         if level not in players:
             names = f"{', '.join(players[:-1])} or {players[-1]}"
             raise CommandError(f"--level is {names}, not {level!r}")
         # as botmatch gives them: the level's options and --budget, then the spec's own
-        options = {**harness.bot_options("doudizhu", level, opts["budget"]), **own}
+        options = {**harness.bot_options(GAME, level, opts["budget"]), **own}
         try:
             import rlcard  # noqa: F401
         except ImportError:
             raise CommandError("RLCard is not installed: pip install -e '.[bench]'") from None
-        from games.bench import rlcard_match
-
         step = max(1, opts["deals"] // 20)
 
         def progress(done, total):

@@ -78,9 +78,9 @@ def outside_from(paths: list[str]) -> list[dict]:
         budget = config.get("options", {}).get("budget")
         rows.append(
             {
-                "game": "doudizhu",
+                "game": rlcard_match.GAME,
                 "level": config["level"],
-                "opponent": "RLCard doudizhu-rule-v1",
+                "opponent": rlcard_match.OPPONENT,
                 "deals": figures["deals"],
                 "games": 2 * figures["deals"],
                 **_percent("won", figures["overall_win"]),

@@ -9,3 +9,6 @@ BLURB = _(
     "Chains, airplanes, bombs and the rocket."
 )
 LABELS = Labels(_("Dou Dizhu"), _("Fight the Landlord"), _("3 players"), "♥♠", BLURB)
+
+# Deals Hard samples per reviewed decision (the manifest's review budget).
+REVIEW_SAMPLES = 24

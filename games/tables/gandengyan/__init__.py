@@ -9,3 +9,6 @@ BLURB = _(
     "Wild jokers, bombs and a stock that refills the hands; losses multiply up to 64×."
 )
 LABELS = Labels(_("Gan Deng Yan"), _("Staring Eyes"), _("2–4 players"), "♦♣", BLURB)
+
+# Deals Hard samples per reviewed decision (the manifest's review budget).
+REVIEW_SAMPLES = 48

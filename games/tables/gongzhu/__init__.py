@@ -9,3 +9,7 @@ BLURB = _(
     "watch the transformer double everything. Matches run until someone drops to −1000."
 )
 LABELS = Labels(_("Gong Zhu"), _("Chase the Pig"), _("4 players"), "♠♥", BLURB)
+
+# Deals Hard samples per reviewed decision (the manifest's review budget): a hand of 13
+# decisions takes about a second.
+REVIEW_SAMPLES = 240
