@@ -1,0 +1,197 @@
+"""Gong Zhu's greedy trick sampler: a benchmark-only opponent, never a level a player chooses.
+
+Rebuilt from the description of the greedy sampler the ScrofaZero authors published (issue
+47; our own code): for each card it may play, it deals the unseen cards ``samples`` times (20)
+consistently with what its observation tells (Hard's ``fixed_cards`` and ``sample_hands``:
+the cards played, the voids shown, the exposed cards still held, the hand sizes), and in
+each deal plays out **only the rest of the current trick**, each later seat answering
+greedily by the same rule on its sampled hand (``answer``). A card's value in a deal is the
+trick's worth to this seat alone (what taking it changes in its own hand score; in our Gong
+Zhu every seat plays for itself) less the seat's ``burden`` after the trick: high spades
+while the pig is out, high diamonds (an asset) while the goat is out, high clubs weighed by
+what the transformer's doubling would do to what the seat has taken. Leading in the
+hand's first ``EARLY_TRICKS`` tricks it prefers its short suits (``short_suit_bonus``). It
+keeps the card with the best mean (ties: the lower card, then the legal order), never
+exposes, and draws only from the ``rng`` given: the same observation and seed give the
+same card on any machine. ``botmatch`` names it ``greedy`` (games/bench/gongzhu.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.bots.gongzhu import RANK, View, expose_nothing
+from games.bots.gongzhu_hard import SEATS, _legal, fixed_cards, sample_hands
+from games.engine.gongzhu.scoring import GOAT, PIG, POINT_CARDS, TRANSFORMER, quick_score
+
+DEFAULT_SAMPLES = 20
+EARLY_TRICKS = 4
+# Points per card of difference between the average unseen holding of a suit (per other
+# seat) and this seat's own, when it leads that suit early.
+SHORT_SUIT = 6.0
+# Spades above the pig are a burden while the pig is out and someone else holds it.
+SPADES_OVER_PIG = {"AS": 30.0, "KS": 25.0}
+# Holding the pig: a burden that low spades to shed it under lighten.
+OWN_PIG = 60.0
+OWN_PIG_GUARD = 10.0
+# High diamonds are an asset (a negative burden) while the goat is out.
+DIAMONDS_OVER_GOAT = {"AD": -20.0, "KD": -15.0, "QD": -10.0}
+# High clubs take the transformer: per club, this share of the doubling it threatens (what the
+# seat has taken, or the transformer's lone +50 when it has taken no point card).
+CLUBS_OVER_TRANSFORMER = {"AC": 0.3, "KC": 0.25, "QC": 0.2, "JC": 0.15}
+LONE_TRANSFORMER = 50
+# High hearts are a burden while a lower heart is out (they may have to win a heart trick).
+HIGH_HEARTS = {
+    "AH": 20.0,
+    "KH": 16.0,
+    "QH": 12.0,
+    "JH": 9.0,
+    "TH": 6.0,
+    "9H": 4.0,
+    "8H": 3.0,
+    "7H": 2.0,
+}
+# Any high card may have to win a trick one would rather not: per rank above eight.
+HIGH_CARD = 1.0
+
+
+HEARTS = tuple(r + "H" for r in "23456789TJQKA")
+
+
+def burden(hand: list[str], gone: set[str], taken: list[str], exposed) -> float:
+    """What holding ``hand`` costs a seat (positive: bad) with the cards in ``gone`` played
+    and ``taken`` its point cards so far."""
+    total = sum(HIGH_CARD * max(0, RANK[c] - RANK["8S"]) for c in hand)
+    lowest_out = min(
+        (RANK[c] for c in HEARTS if c not in gone and c not in hand), default=len(RANK)
+    )
+    total += sum(v for c, v in HIGH_HEARTS.items() if c in hand and RANK[c] > lowest_out)
+    if PIG not in gone:
+        if PIG in hand:
+            low = sum(1 for c in hand if c[1] == "S" and RANK[c] < RANK[PIG])
+            total += OWN_PIG - OWN_PIG_GUARD * min(low, 4)
+        else:
+            total += sum(SPADES_OVER_PIG.get(c, 0.0) for c in hand)
+    if GOAT not in gone:
+        total += sum(DIAMONDS_OVER_GOAT.get(c, 0.0) for c in hand)
+    if TRANSFORMER not in gone and TRANSFORMER not in hand:
+        weight = sum(CLUBS_OVER_TRANSFORMER.get(c, 0.0) for c in hand)
+        if weight:
+            doubling = quick_score(taken, exposed) if taken else LONE_TRANSFORMER
+            total -= weight * doubling
+    return total
+
+
+def short_suit_bonus(view: View, card: str) -> float:
+    """A lead's preference for a short suit in the hand's first tricks."""
+    if len(view.played) - len(view.trick_cards) >= EARLY_TRICKS * SEATS:
+        return 0.0
+    suit = card[1]
+    average = len(view.outstanding(suit)) / (SEATS - 1)
+    mine = sum(1 for c in view.hand if c[1] == suit)
+    return SHORT_SUIT * (average - mine)
+
+
+class Trick:
+    """The rest of the current trick in one sampled deal."""
+
+    def __init__(self, view: View, hands: list[list[str]], restricted: list[set[str]]):
+        self.hands = hands
+        self.restricted = restricted
+        self.led = set(view.led)
+        self.exposed = frozenset(view.exposed)
+        self.taken = [[c for c in t if c in POINT_CARDS] for t in view.collected]
+        self.gone = set(view.played)
+
+    def winner(self, leader: int, cards: list[str]) -> int:
+        suit = cards[0][1]
+        best = max((i for i in range(SEATS) if cards[i][1] == suit), key=lambda i: RANK[cards[i]])
+        return (leader + best) % SEATS
+
+    def value(self, seat: int, leader: int, cards: list[str], held: list[str]) -> float:
+        """The finished trick's worth to ``seat``, holding ``held`` after it."""
+        worth = 0.0
+        taken = self.taken[seat]
+        if self.winner(leader, cards) == seat:
+            points = [c for c in cards if c in POINT_CARDS]
+            if points:
+                before = quick_score(taken, self.exposed)
+                taken = [*taken, *points]
+                worth = quick_score(taken, self.exposed) - before
+        return worth - burden(held, self.gone.union(cards), taken, self.exposed)
+
+    def answer(self, leader: int, cards: list[str]) -> list[str]:
+        """The trick finished by the seats still to play, each choosing the card of the best
+        ``value`` for itself given the later seats' answers by the same rule."""
+        if len(cards) == SEATS:
+            return cards
+        seat = (leader + len(cards)) % SEATS
+        hand = self.hands[seat]
+        legal = _legal(hand, cards, self.restricted[seat], self.led)
+        best, best_value = None, None
+        for card in sorted(legal, key=RANK.__getitem__):
+            done = self.answer(leader, [*cards, card])
+            held = [c for c in hand if c != card]
+            value = self.value(seat, leader, done, held)
+            if best_value is None or value > best_value:
+                best, best_value = done, value
+        return best
+
+
+class GreedyBot:
+    """Per legal card, ``samples`` deals of the unseen cards, the current trick finished
+    greedily in each, scored by the trick's worth to this seat and its burden after it."""
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, budget: int | None = None, **options):
+        # ``budget`` is the bench harness's generic name for the same count.
+        self.samples = max(1, int(budget if budget is not None else samples))
+
+    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+        if legal_actions[0]["type"] == "expose":
+            return expose_nothing(legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        means = self.evaluate(observation, legal_actions, rng)
+        order = {a["card"]: i for i, a in enumerate(legal_actions)}
+        card = max(means, key=lambda c: (means[c], -RANK[c], -order[c]))
+        return legal_actions[order[card]]
+
+    def evaluate(
+        self, observation: dict, legal_actions: list[dict], rng: random.Random
+    ) -> dict[str, float]:
+        """Per legal card, its mean value over the same sampled deals (the burden alone when
+        no deal could be sampled)."""
+        view = View(observation)
+        me = view.seat
+        leader = observation["trick"]["leader"]
+        known = fixed_cards(observation, view)
+        unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+        cards = [a["card"] for a in legal_actions]
+        totals = dict.fromkeys(cards, 0.0)
+        deals = 0
+        for _ in range(self.samples):
+            deal = sample_hands(view, known, rng)
+            if deal is None:
+                continue
+            deals += 1
+            restricted = [
+                {c for c in unplayed[s] if c in deal[s] and c[1] not in view.led}
+                for s in range(SEATS)
+            ]
+            trick = Trick(view, deal, restricted)
+            for card in cards:
+                done = trick.answer(leader, [*view.trick_cards, card])
+                held = [c for c in view.hand if c != card]
+                totals[card] += trick.value(me, leader, done, held)
+        if not deals:
+            taken = [c for c in view.collected[me] if c in POINT_CARDS]
+            gone = set(view.played)
+            return {
+                c: -burden([d for d in view.hand if d != c], gone | {c}, taken, view.exposed)
+                for c in cards
+            }
+        means = {c: total / deals for c, total in totals.items()}
+        if not view.plays:
+            for c in cards:
+                means[c] += short_suit_bonus(view, c)
+        return means
