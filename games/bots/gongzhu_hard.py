@@ -23,6 +23,7 @@ import random
 from itertools import combinations
 
 from games.bots.gongzhu import RANK, View, expose_nothing, hint, normal_exposure, pick_exposure
+from games.bots.gongzhu_burden import burden
 from games.engine.cards import STANDARD_DECK
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
 
@@ -212,9 +213,14 @@ def playout(
     exposed: frozenset,
     rng: random.Random,
     aware: Exposed | None = None,
-) -> list[int]:
+    horizon: int | None = None,
+) -> list[float]:
     """Play the hand to its end from this position (mutates its arguments); final scores.
-    With ``aware`` the seats play with the exposures in mind (``Exposed``)."""
+    With ``aware`` the seats play with the exposures in mind (``Exposed``). With a
+    ``horizon`` the playout stops once the current trick and ``horizon`` more are played
+    (or the hand ends) and scores each seat by what it has taken less the ``burden`` of the
+    hand it still holds (games/bots/gongzhu_burden.py)."""
+    tricks_left = None if horizon is None else horizon + 1
     while True:
         if len(trick) == SEATS:
             suit = trick[0][1]
@@ -232,6 +238,10 @@ def playout(
                         r.difference_update([c for c in r if c[1] == suit])
             leader = winner
             trick = []
+            if tricks_left is not None:
+                tricks_left -= 1
+                if tricks_left == 0 and hands[leader]:
+                    return _truncated_scores(hands, taken, exposed)
         seat = (leader + len(trick)) % SEATS
         hand = hands[seat]
         if not hand:
@@ -245,6 +255,16 @@ def playout(
         restricted[seat].discard(card)
         trick.append(card)
     return [quick_score(t, exposed) for t in taken]
+
+
+def _truncated_scores(hands, taken, exposed) -> list[float]:
+    """Each seat's points taken less the burden of what it holds (a truncated playout)."""
+    held = {c for h in hands for c in h}
+    gone = {c for c in STANDARD_DECK if c not in held}
+    return [
+        quick_score(t, exposed) - burden(h, gone, t, exposed)
+        for h, t in zip(hands, taken, strict=True)
+    ]
 
 
 def candidates(view: View, cards: list[str]) -> list[str]:
@@ -291,6 +311,7 @@ class HardBot:
         exposure_margin: float = 0.0,
         plays: int = 0,
         exposure_playouts: str = "plain",
+        horizon: int | None = None,
         **options,
     ):
         # ``budget`` is the bench harness's generic name for the same count.
@@ -305,6 +326,9 @@ class HardBot:
         if exposure_playouts not in ("plain", "aware"):
             raise ValueError(f"exposure_playouts: plain or aware, not {exposure_playouts!r}")
         self.aware = exposure_playouts == "aware"
+        # Tricks the card playouts play past the current one before the burden scores them
+        # (None: to the end of the hand).
+        self.horizon = None if horizon is None or horizon == "none" else max(0, int(horizon))
 
     def deals(self, observation: dict, cards: list[str]) -> int:
         """How many deals to sample: ``samples``, or with a ``plays`` budget as many as it
@@ -333,7 +357,7 @@ class HardBot:
         if len(options) == 1:
             return options[0]
         cards = [a["card"] for a in options]
-        _own, ahead = _totals(observation, cards, rng, self.deals(observation, cards))
+        _own, ahead = _totals(observation, cards, rng, self.deals(observation, cards), self.horizon)
         choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
 
@@ -350,7 +374,7 @@ class HardBot:
     ) -> list[float]:
         """Each card's expected score for this seat's hand, over the same sampled deals."""
         cards = [a["card"] for a in actions]
-        own, _ahead = _totals(observation, cards, rng, samples or self.samples)
+        own, _ahead = _totals(observation, cards, rng, samples or self.samples, self.horizon)
         return [own[c] for c in cards]
 
 
@@ -399,7 +423,11 @@ def exposure_values(
 
 
 def _totals(
-    observation: dict, cards: list[str], rng: random.Random, samples: int
+    observation: dict,
+    cards: list[str],
+    rng: random.Random,
+    samples: int,
+    horizon: int | None = None,
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Per card, over ``samples`` deals of the unseen cards, the mean of this seat's own hand
     score and of that score less the other seats' mean."""
@@ -436,6 +464,7 @@ def _totals(
                 set(led),
                 exposed,
                 random.Random(playout_seed),
+                horizon=horizon,
             )
             own[c] += scores[me]
             ahead[c] += scores[me] - (sum(scores) - scores[me]) / 3
