@@ -5,7 +5,7 @@ Rebuilt from the description of the greedy sampler the ScrofaZero authors publis
 consistently with what its observation tells (Hard's ``fixed_cards`` and ``sample_hands``:
 the cards played, the voids shown, the exposed cards still held, the hand sizes), and in
 each deal plays out **only the rest of the current trick**, each later seat answering
-greedily by the same rule on its sampled hand (``answer``). A card's value in a deal is the
+greedily by the same rule on its sampled hand (``Trick.answer`` in gongzhu_hard.py). A card's value in a deal is the
 trick's worth to this seat alone (what taking it changes in its own hand score; in our Gong
 Zhu every seat plays for itself) less the seat's ``burden`` after the trick (games/bots/gongzhu_burden.py): high spades
 while the pig is out, high diamonds (an asset) while the goat is out, high clubs weighed by
@@ -22,8 +22,8 @@ import random
 
 from games.bots.gongzhu import RANK, View, expose_nothing
 from games.bots.gongzhu_burden import burden
-from games.bots.gongzhu_hard import SEATS, _legal, fixed_cards, sample_hands
-from games.engine.gongzhu.scoring import POINT_CARDS, quick_score
+from games.bots.gongzhu_hard import SEATS, Trick, fixed_cards, sample_hands
+from games.engine.gongzhu.scoring import POINT_CARDS
 
 DEFAULT_SAMPLES = 20
 EARLY_TRICKS = 4
@@ -40,52 +40,6 @@ def short_suit_bonus(view: View, card: str) -> float:
     average = len(view.outstanding(suit)) / (SEATS - 1)
     mine = sum(1 for c in view.hand if c[1] == suit)
     return SHORT_SUIT * (average - mine)
-
-
-class Trick:
-    """The rest of the current trick in one sampled deal."""
-
-    def __init__(self, view: View, hands: list[list[str]], restricted: list[set[str]]):
-        self.hands = hands
-        self.restricted = restricted
-        self.led = set(view.led)
-        self.exposed = frozenset(view.exposed)
-        self.taken = [[c for c in t if c in POINT_CARDS] for t in view.collected]
-        self.gone = set(view.played)
-
-    def winner(self, leader: int, cards: list[str]) -> int:
-        suit = cards[0][1]
-        best = max((i for i in range(SEATS) if cards[i][1] == suit), key=lambda i: RANK[cards[i]])
-        return (leader + best) % SEATS
-
-    def value(self, seat: int, leader: int, cards: list[str], held: list[str]) -> float:
-        """The finished trick's worth to ``seat``, holding ``held`` after it."""
-        worth = 0.0
-        taken = self.taken[seat]
-        if self.winner(leader, cards) == seat:
-            points = [c for c in cards if c in POINT_CARDS]
-            if points:
-                before = quick_score(taken, self.exposed)
-                taken = [*taken, *points]
-                worth = quick_score(taken, self.exposed) - before
-        return worth - burden(held, self.gone.union(cards), taken, self.exposed)
-
-    def answer(self, leader: int, cards: list[str]) -> list[str]:
-        """The trick finished by the seats still to play, each choosing the card of the best
-        ``value`` for itself given the later seats' answers by the same rule."""
-        if len(cards) == SEATS:
-            return cards
-        seat = (leader + len(cards)) % SEATS
-        hand = self.hands[seat]
-        legal = _legal(hand, cards, self.restricted[seat], self.led)
-        best, best_value = None, None
-        for card in sorted(legal, key=RANK.__getitem__):
-            done = self.answer(leader, [*cards, card])
-            held = [c for c in hand if c != card]
-            value = self.value(seat, leader, done, held)
-            if best_value is None or value > best_value:
-                best, best_value = done, value
-        return best
 
 
 class GreedyBot:

@@ -14,7 +14,7 @@ from tests.bots.test_gongzhu_sampler import positions as sampler_positions
 
 game = get_game("gongzhu")
 
-OPTIONS = [{"plays": 4000}, {"horizon": 1}]
+OPTIONS = [{"plays": 4000}, {"horizon": 1}, {"answers": "greedy"}]
 
 
 def positions(seed: int, every: int = 5) -> list[tuple[dict, list[dict]]]:
@@ -146,8 +146,11 @@ def test_a_truncated_playout_stops_after_its_tricks_and_scores_by_the_burden():
     assert all(isinstance(s, int) for s in whole)
 
 
-def test_the_horizon_option_is_checked_and_off_by_default():
+def test_the_horizon_and_answers_options_are_checked_and_off_by_default():
     from games.bench import harness
 
     assert HardBot().horizon is None
+    assert not HardBot().greedy_answers
+    with pytest.raises(ValueError):
+        HardBot(answers="best")
     assert harness.make_bot("gongzhu", "hard:horizon=2").horizon == 2
