@@ -411,7 +411,14 @@ class HardBot:
         if len(options) == 1:
             return options[0]
         cards = [a["card"] for a in options]
-        _own, ahead = _totals(observation, cards, rng, self.deals(observation, cards), self.horizon)
+        _own, ahead = _totals(
+            observation,
+            cards,
+            rng,
+            self.deals(observation, cards),
+            self.horizon,
+            self.greedy_answers,
+        )
         choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
 

@@ -154,3 +154,13 @@ def test_the_horizon_and_answers_options_are_checked_and_off_by_default():
     with pytest.raises(ValueError):
         HardBot(answers="best")
     assert harness.make_bot("gongzhu", "hard:horizon=2").horizon == 2
+
+
+def test_greedy_answers_change_some_of_hards_cards():
+    plain, greedy = HardBot(samples=8), HardBot(samples=8, answers="greedy")
+    differ = [
+        obs
+        for i, (obs, legal) in enumerate(positions(3, every=1))
+        if greedy.act(obs, legal, random.Random(i)) != plain.act(obs, legal, random.Random(i))
+    ]
+    assert differ
