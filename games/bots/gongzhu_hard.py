@@ -15,6 +15,14 @@ cards instead (``exposure_values``); none with ``exposures=False`` (benchmark va
 ``plays`` (off by default; a benchmark variant) is a second count, of cards played out per
 decision: with it Hard samples more deals where each costs little (few candidates, few cards
 left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as many.
+Two more benchmark variants, off by default, from issue 47 (a shallow, sharp evaluation in
+place of deep playouts by a weak policy), screened against plain Hard and not adopted:
+``horizon=N`` stops the playouts after the current trick and N more and scores them by the
+burden (games/bots/gongzhu_burden.py): horizon=1 lost -78.5 [-128.4, -28.6] per hand over
+70 deals (``botmatch gongzhu --hero hard:horizon=1 --villain hard --layout pairs``);
+``answers=greedy`` has the other seats answer the card in its trick by the greedy sampler's
+rule (``Trick.answer``): +2.5 [-49.7, +54.7] over 42 deals, at a CPU p95 of 858 ms a
+decision, over the 300 ms budget.
 """
 
 from __future__ import annotations
