@@ -1,5 +1,6 @@
 """Gong Zhu's bench plug-in (harness.py): named positions for timing ``legal_actions``, and
-the benchmark-only ``sampler`` and ``perfect`` that botmatch may name besides the levels."""
+the benchmark-only ``sampler``, ``greedy`` and ``perfect`` that botmatch may name besides the
+levels."""
 
 from __future__ import annotations
 
@@ -52,12 +53,14 @@ def bot_options(level: str) -> dict:
 
 def players() -> dict:
     """Benchmark-only players: ``sampler``, the determinized sampler
-    (games/bots/gongzhu_sampler.py), and ``perfect``, which sees every hand
+    (games/bots/gongzhu_sampler.py), ``greedy``, the greedy trick sampler rebuilt from the
+    published one (games/bench/gongzhu_greedy.py), and ``perfect``, which sees every hand
     (games/bench/perfect.py)."""
+    from games.bench.gongzhu_greedy import GreedyBot
     from games.bench.gongzhu_perfect import GongZhuPerfect
     from games.bots.gongzhu_sampler import SamplerBot
 
-    return {"sampler": SamplerBot, "perfect": GongZhuPerfect}
+    return {"sampler": SamplerBot, "greedy": GreedyBot, "perfect": GongZhuPerfect}
 
 
 def load_move(html: str, rng: random.Random) -> dict | None:

@@ -15,6 +15,14 @@ cards instead (``exposure_values``); none with ``exposures=False`` (benchmark va
 ``plays`` (off by default; a benchmark variant) is a second count, of cards played out per
 decision: with it Hard samples more deals where each costs little (few candidates, few cards
 left), never fewer than ``samples`` and at most ``MAX_SAMPLES_FACTOR`` times as many.
+Two more benchmark variants, off by default, from issue 47 (a shallow, sharp evaluation in
+place of deep playouts by a weak policy), screened against plain Hard and not adopted:
+``horizon=N`` stops the playouts after the current trick and N more and scores them by the
+burden (games/bots/gongzhu_burden.py): horizon=1 lost -78.5 [-128.4, -28.6] per hand over
+70 deals (``botmatch gongzhu --hero hard:horizon=1 --villain hard --layout pairs``);
+``answers=greedy`` has the other seats answer the card in its trick by the greedy sampler's
+rule (``Trick.answer``): +2.5 [-49.7, +54.7] over 42 deals, at a CPU p95 of 858 ms a
+decision, over the 300 ms budget.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import random
 from itertools import combinations
 
 from games.bots.gongzhu import RANK, View, expose_nothing, hint, normal_exposure, pick_exposure
+from games.bots.gongzhu_burden import burden
 from games.engine.cards import STANDARD_DECK
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
 
@@ -212,9 +221,14 @@ def playout(
     exposed: frozenset,
     rng: random.Random,
     aware: Exposed | None = None,
-) -> list[int]:
+    horizon: int | None = None,
+) -> list[float]:
     """Play the hand to its end from this position (mutates its arguments); final scores.
-    With ``aware`` the seats play with the exposures in mind (``Exposed``)."""
+    With ``aware`` the seats play with the exposures in mind (``Exposed``). With a
+    ``horizon`` the playout stops once the current trick and ``horizon`` more are played
+    (or the hand ends) and scores each seat by what it has taken less the ``burden`` of the
+    hand it still holds (games/bots/gongzhu_burden.py)."""
+    tricks_left = None if horizon is None else horizon + 1
     while True:
         if len(trick) == SEATS:
             suit = trick[0][1]
@@ -232,6 +246,10 @@ def playout(
                         r.difference_update([c for c in r if c[1] == suit])
             leader = winner
             trick = []
+            if tricks_left is not None:
+                tricks_left -= 1
+                if tricks_left == 0 and hands[leader]:
+                    return _truncated_scores(hands, taken, exposed)
         seat = (leader + len(trick)) % SEATS
         hand = hands[seat]
         if not hand:
@@ -245,6 +263,64 @@ def playout(
         restricted[seat].discard(card)
         trick.append(card)
     return [quick_score(t, exposed) for t in taken]
+
+
+class Trick:
+    """The rest of the current trick in one sampled deal, answered greedily: the benchmark's
+    ``greedy`` opponent's evaluation (games/bench/gongzhu_greedy.py), and Hard's playouts'
+    first trick with ``answers="greedy"``."""
+
+    def __init__(self, view: View, hands: list[list[str]], restricted: list[set[str]]):
+        self.hands = hands
+        self.restricted = restricted
+        self.led = set(view.led)
+        self.exposed = frozenset(view.exposed)
+        self.taken = [[c for c in t if c in POINT_CARDS] for t in view.collected]
+        self.gone = set(view.played)
+
+    def winner(self, leader: int, cards: list[str]) -> int:
+        suit = cards[0][1]
+        best = max((i for i in range(SEATS) if cards[i][1] == suit), key=lambda i: RANK[cards[i]])
+        return (leader + best) % SEATS
+
+    def value(self, seat: int, leader: int, cards: list[str], held: list[str]) -> float:
+        """The finished trick's worth to ``seat``, holding ``held`` after it."""
+        worth = 0.0
+        taken = self.taken[seat]
+        if self.winner(leader, cards) == seat:
+            points = [c for c in cards if c in POINT_CARDS]
+            if points:
+                before = quick_score(taken, self.exposed)
+                taken = [*taken, *points]
+                worth = quick_score(taken, self.exposed) - before
+        return worth - burden(held, self.gone.union(cards), taken, self.exposed)
+
+    def answer(self, leader: int, cards: list[str]) -> list[str]:
+        """The trick finished by the seats still to play, each choosing the card of the best
+        ``value`` for itself given the later seats' answers by the same rule."""
+        if len(cards) == SEATS:
+            return cards
+        seat = (leader + len(cards)) % SEATS
+        hand = self.hands[seat]
+        legal = _legal(hand, cards, self.restricted[seat], self.led)
+        best, best_value = None, None
+        for card in sorted(legal, key=RANK.__getitem__):
+            done = self.answer(leader, [*cards, card])
+            held = [c for c in hand if c != card]
+            value = self.value(seat, leader, done, held)
+            if best_value is None or value > best_value:
+                best, best_value = done, value
+        return best
+
+
+def _truncated_scores(hands, taken, exposed) -> list[float]:
+    """Each seat's points taken less the burden of what it holds (a truncated playout)."""
+    held = {c for h in hands for c in h}
+    gone = {c for c in STANDARD_DECK if c not in held}
+    return [
+        quick_score(t, exposed) - burden(h, gone, t, exposed)
+        for h, t in zip(hands, taken, strict=True)
+    ]
 
 
 def candidates(view: View, cards: list[str]) -> list[str]:
@@ -291,6 +367,8 @@ class HardBot:
         exposure_margin: float = 0.0,
         plays: int = 0,
         exposure_playouts: str = "plain",
+        horizon: int | None = None,
+        answers: str = "policy",
         **options,
     ):
         # ``budget`` is the bench harness's generic name for the same count.
@@ -305,6 +383,14 @@ class HardBot:
         if exposure_playouts not in ("plain", "aware"):
             raise ValueError(f"exposure_playouts: plain or aware, not {exposure_playouts!r}")
         self.aware = exposure_playouts == "aware"
+        # Tricks the card playouts play past the current one before the burden scores them
+        # (None: to the end of the hand).
+        self.horizon = None if horizon is None or horizon == "none" else max(0, int(horizon))
+        # How the other seats answer this decision's card in its trick: "policy" (the
+        # playouts' policy) or "greedy" (``Trick.answer``, the greedy sampler's rule).
+        if answers not in ("policy", "greedy"):
+            raise ValueError(f"answers: policy or greedy, not {answers!r}")
+        self.greedy_answers = answers == "greedy"
 
     def deals(self, observation: dict, cards: list[str]) -> int:
         """How many deals to sample: ``samples``, or with a ``plays`` budget as many as it
@@ -333,7 +419,14 @@ class HardBot:
         if len(options) == 1:
             return options[0]
         cards = [a["card"] for a in options]
-        _own, ahead = _totals(observation, cards, rng, self.deals(observation, cards))
+        _own, ahead = _totals(
+            observation,
+            cards,
+            rng,
+            self.deals(observation, cards),
+            self.horizon,
+            self.greedy_answers,
+        )
         choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
 
@@ -350,7 +443,9 @@ class HardBot:
     ) -> list[float]:
         """Each card's expected score for this seat's hand, over the same sampled deals."""
         cards = [a["card"] for a in actions]
-        own, _ahead = _totals(observation, cards, rng, samples or self.samples)
+        own, _ahead = _totals(
+            observation, cards, rng, samples or self.samples, self.horizon, self.greedy_answers
+        )
         return [own[c] for c in cards]
 
 
@@ -398,8 +493,19 @@ def exposure_values(
     return {c: v / deals for c, v in values.items()}
 
 
+def _restricted(hands: list[list[str]], unplayed, led: set[str]) -> list[set[str]]:
+    """Per seat, its exposed cards still held in suits not yet led (it may not play them
+    while it holds another card of the suit the first time that suit is led)."""
+    return [{x for x in unplayed[s] if x in hands[s] and x[1] not in led} for s in range(SEATS)]
+
+
 def _totals(
-    observation: dict, cards: list[str], rng: random.Random, samples: int
+    observation: dict,
+    cards: list[str],
+    rng: random.Random,
+    samples: int,
+    horizon: int | None = None,
+    greedy_answers: bool = False,
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Per card, over ``samples`` deals of the unseen cards, the mean of this seat's own hand
     score and of that score less the other seats' mean."""
@@ -421,21 +527,27 @@ def _totals(
             continue
         dealt += 1
         playout_seed = rng.getrandbits(64)
+        greedy = None
+        if greedy_answers:
+            greedy = Trick(view, deal, _restricted(deal, unplayed, led))
         for c in cards:
             hands = [list(h) for h in deal]
             hands[me].remove(c)
-            restricted = [
-                {x for x in unplayed[s] if x in hands[s] and x[1] not in led} for s in range(SEATS)
-            ]
+            played = [*trick, c]
+            if greedy is not None:
+                played = greedy.answer(leader, played)
+                for i in range(len(trick) + 1, SEATS):
+                    hands[(leader + i) % SEATS].remove(played[i])
             scores = playout(
                 hands,
-                [*trick, c],
+                played,
                 leader,
                 [list(t) for t in taken0],
-                restricted,
+                _restricted(hands, unplayed, led),
                 set(led),
                 exposed,
                 random.Random(playout_seed),
+                horizon=horizon,
             )
             own[c] += scores[me]
             ahead[c] += scores[me] - (sum(scores) - scores[me]) / 3

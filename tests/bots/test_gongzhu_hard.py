@@ -14,7 +14,7 @@ from tests.bots.test_gongzhu_sampler import positions as sampler_positions
 
 game = get_game("gongzhu")
 
-OPTIONS = [{"plays": 4000}]
+OPTIONS = [{"plays": 4000}, {"horizon": 1}, {"answers": "greedy"}]
 
 
 def positions(seed: int, every: int = 5) -> list[tuple[dict, list[dict]]]:
@@ -120,3 +120,47 @@ def test_the_exposure_playouts_option_is_checked():
     assert not HardBot().aware
     with pytest.raises(ValueError, match="plain or aware"):
         HardBot(exposure_playouts="clever")
+
+
+# --- truncated playouts scored by the burden (horizon)
+
+
+def test_a_truncated_playout_stops_after_its_tricks_and_scores_by_the_burden():
+    from games.bots.gongzhu_burden import burden
+    from games.bots.gongzhu_hard import playout
+    from games.engine.cards import STANDARD_DECK
+    from games.engine.gongzhu.scoring import quick_score
+
+    deck = list(STANDARD_DECK)
+    random.Random(3).shuffle(deck)
+    hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
+    taken = [[] for _ in range(4)]
+    args = ([], 0, taken, [set() for _ in range(4)], set(), frozenset(), random.Random(1))
+    scores = playout(hands, *args, horizon=1)
+    assert [len(h) for h in hands] == [11] * 4  # the current trick and one more
+    gone = {c for c in STANDARD_DECK if not any(c in h for h in hands)}
+    assert scores == [
+        quick_score(t, ()) - burden(h, gone, t, ()) for h, t in zip(hands, taken, strict=True)
+    ]
+    whole = playout([list(h) for h in hands], *args[:2], [[] for _ in range(4)], *args[3:])
+    assert all(isinstance(s, int) for s in whole)
+
+
+def test_the_horizon_and_answers_options_are_checked_and_off_by_default():
+    from games.bench import harness
+
+    assert HardBot().horizon is None
+    assert not HardBot().greedy_answers
+    with pytest.raises(ValueError):
+        HardBot(answers="best")
+    assert harness.make_bot("gongzhu", "hard:horizon=2").horizon == 2
+
+
+def test_greedy_answers_change_some_of_hards_cards():
+    plain, greedy = HardBot(samples=8), HardBot(samples=8, answers="greedy")
+    differ = [
+        obs
+        for i, (obs, legal) in enumerate(positions(3, every=1))
+        if greedy.act(obs, legal, random.Random(i)) != plain.act(obs, legal, random.Random(i))
+    ]
+    assert differ
