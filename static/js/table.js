@@ -179,9 +179,14 @@
       var box = document.getElementById("readings");
       if (!box) return;
       var chips = box.querySelector(".readings__chips");
+      var b = board();
+      // The same chips stay (every frame calls this): drawn again, a chip being clicked was
+      // taken from under the pointer, and a frame that changed nothing here made it miss.
+      var shown = JSON.stringify([found, b && b.dataset.hintCombo]);
+      if (found.length > 1 && box.dataset.shown === shown && chips.children.length) return;
+      box.dataset.shown = shown;
       chips.innerHTML = "";
       if (found.length < 2) { box.hidden = true; return; }
-      var b = board();
       found.forEach(function (p) {
         var chip = document.createElement("button");
         chip.type = "button";

@@ -342,9 +342,10 @@ def test_a_flood_of_refused_moves_is_measured_beside_the_tables_alone(tmp_path):
             out,
             re.M,
         )
-        assert flooded and all(int(v) > 0 for v in flooded.groups()[:2]), out
+        assert flooded, out
         sent, boards, bare = map(int, flooded.groups())
-        assert boards + bare <= sent, out
+        # Refused moves are answered without a board while the page has the table's board.
+        assert sent > 0 and bare > 0 and boards + bare <= sent, out
         assert re.search(
             r"^FLOOD RATIO human tables=1 flood=2: human actions/s with the flood / alone = "
             + NUMBER,

@@ -44,8 +44,12 @@ def expose_nothing(page):
 
 
 def wait_for_turn_or_summary(page):
+    # The exposure form too once the socket has spoken (data-synced): in the page's first
+    # HTML it is there before the scripts have taken over its submit, and a click then sent
+    # it as a plain GET (seen in CI: ?action=expose&version=).
     page.wait_for_selector(
-        "#board[data-synced].is-my-turn .hand__card.is-playable, #exposure-form, .summary__panel",
+        "#board[data-synced].is-my-turn .hand__card.is-playable, "
+        "#board[data-synced] #exposure-form, .summary__panel",
         state="visible",
     )
 
