@@ -12,6 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp import constants as csp
+from django.conf import global_settings
 from django.utils.translation import gettext_lazy as _
 
 from cardsite import errors
@@ -236,10 +237,7 @@ else:
 # hasher per algorithm is looked up, so Django's own is not listed beside it).
 PASSWORD_HASHERS = [
     "cardsite.accounts.hashers.PBKDF2ReleasingHasher",
-    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
-    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
-    "django.contrib.auth.hashers.ScryptPasswordHasher",
+    *(h for h in global_settings.PASSWORD_HASHERS if not h.endswith(".PBKDF2PasswordHasher")),
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -51,6 +51,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from games.sockets import MOVES_PER_SECOND
+
 MAX_TABLES = 200
 MAX_SECONDS = 120.0
 MAX_PROCESSES = 8
@@ -60,14 +62,14 @@ HUMAN_THINK = 2.0
 STALL_SECONDS = 20.0  # no frame for this long while waiting for a turn: reconnect
 REFUSED_PAUSE = 0.1  # after a refusal, the next move waits this long (or the next frame)
 # --flood: sockets at tables of their own sending moves the server refuses, while the measured
-# tables play. Half keep to a socket's allowance of moves (MOVES_PER_SECOND in
-# games/consumers.py: each reaches the table's handler), half send five times that (beyond
+# tables play. Half keep to a socket's allowance of moves (games.sockets.MOVES_PER_SECOND:
+# each reaches the table's handler), half send five times that (beyond
 # the burst the socket refuses them itself); each with at most FLOOD_UNANSWERED frames
 # unanswered (as fast as the server lets it) and at most MAX_FLOOD_FRAMES in a measurement.
 MAX_FLOOD = 100
 MAX_FLOOD_FRAMES = 5000
-FLOOD_WITHIN = 10.0  # frames a second
-FLOOD_BEYOND = 50.0
+FLOOD_WITHIN = MOVES_PER_SECOND  # frames a second
+FLOOD_BEYOND = 5 * MOVES_PER_SECOND
 FLOOD_UNANSWERED = 4
 FLOOD_PATIENCE = 2.0  # seconds to wait for an answer before sending without it
 FLOOD_TARGET = 0.90  # the target: within 10 % of the tables running alone
