@@ -131,6 +131,9 @@ def create_table(page, site_url, game, plan, *, timer=0, spectators=False, lang=
     page.get_by_test_id("create").click()
     expect(page).to_have_url(re.compile(rf"/{lang}/tables/[0-9a-f-]+/$"))
     expect(page.get_by_test_id("waiting-room")).to_be_visible()
+    # The room's controls are the socket's: a choice made before its scripts ran and its
+    # socket opened is redrawn away by the first frame (CI's loaded pass, test_csp).
+    expect(page.get_by_test_id("live-status")).to_have_attribute("data-state", "online")
     return code_of(page)
 
 
