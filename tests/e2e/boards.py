@@ -25,3 +25,21 @@ def board_markup(page, leave_out: str = "") -> str:
     }""",
         leave_out,
     )
+
+
+_PLAYED_OR_ASKED = """(version) => {
+    const chip = document.activeElement && document.activeElement.matches('.reading-chip');
+    return chip || document.getElementById('board').dataset.version !== version;
+}"""
+
+
+def play_the_selection(page) -> None:
+    """Press Play as a person does: the selection is played, or, when it reads more than one
+    way and no Hint chose the reading, the page focuses the first reading chip (and says so)
+    and that chip is tapped. Waits for one or the other: a chip looked for at once was often
+    the last frame's, gone while the tap waited for it."""
+    version = page.locator("#board").get_attribute("data-version")
+    page.get_by_test_id("play").click()
+    page.wait_for_function(_PLAYED_OR_ASKED, arg=version)
+    if page.locator("#board").get_attribute("data-version") == version:
+        page.locator("#readings .reading-chip:focus").click()

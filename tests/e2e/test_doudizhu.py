@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.boards import board_markup
+from tests.e2e.boards import board_markup, play_the_selection
 
 EDGE = {"x": 6, "y": 14}  # cards overlap: a player taps the visible left edge
 
@@ -52,10 +52,7 @@ def take_turn(page):
         page.get_by_test_id("pass").click()
     else:
         expect(page.locator(".hand__card.is-selected").first).to_be_visible()
-        page.get_by_test_id("play").click()
-        chips = page.get_by_test_id("reading")
-        if chips.count() > 1:
-            chips.first.dispatch_event("click")  # frames redraw chips
+        play_the_selection(page)
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
 
 

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.e2e.boards import play_the_selection
 from tests.e2e.keys import hold
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
@@ -106,10 +107,7 @@ def play_round(page, shots=None):
             page.get_by_test_id("pass").click()
         else:
             expect(page.locator(".hand__card.is-selected").first).to_be_visible()
-            page.get_by_test_id("play").click()
-            chips = page.get_by_test_id("reading")
-            if chips.count() > 1:
-                chips.first.dispatch_event("click")  # frames redraw chips
+            play_the_selection(page)
         expect(page.locator("#board")).not_to_have_attribute("data-version", version)
     raise AssertionError("the round did not end")
 
@@ -326,10 +324,7 @@ def test_hint_with_the_round_log_open_keeps_its_selection(page, site_url):
     assert [
         c.get_attribute("data-card") for c in page.locator(".hand__card.is-selected").all()
     ] == picked
-    page.get_by_test_id("play").click()
-    chips = page.get_by_test_id("reading")
-    if chips.count() > 1:
-        chips.first.dispatch_event("click")  # frames redraw chips
+    play_the_selection(page)
     for card in picked:  # played (a card drawn after the trick is another)
         expect(page.locator(f".hand__card[data-card='{card}']")).to_have_count(0)
 
