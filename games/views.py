@@ -233,7 +233,7 @@ def invitation(request, token: str):
         s.reserved_for_id == request.user.pk for s in table.seats.all()
     )
     host = next((s.index for s in table.seats.all() if s.user_id == table.owner_id), 0)
-    kept = views_live.kept_for(table)  # a seat kept for the last match's player: their name
+    kept = services.kept_for(table)  # a seat kept for the last match's player: their name
     return render(
         request,
         "games/invitation.html",
@@ -282,9 +282,10 @@ def table_page(request, code):
     if request.method == "POST":
         return _play_again(request, code)
     table = _get_table_for_user(request, code)
-    if not views_live.may_watch(table, request.user):
-        return render(request, "games/not_yours.html", {"table": summarize(table)}, status=403)
-    context = views_live.board_context(table, request.user)
+    board = services.board(table, request.user)
+    if not board.may_watch:
+        return render(request, "games/not_yours.html", {"table": board.summary}, status=403)
+    context = views_live.board_context(board, request.user)
     context["toast"] = ""
     context["board"] = views_live.board_html(table.game, context)
     return render(request, table_game(table.game).template, context)

@@ -10,7 +10,6 @@ import logging
 import time
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -18,9 +17,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import frames, messages, metrics, services
-from games.models import Seat
 from games.registry import table_game
-from games.summary import _seat_name, summarize
+from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES, frame_cards
 
 
@@ -40,12 +38,6 @@ def open_tables() -> list[dict]:
     return rows
 
 
-def _summary(table):
-    if not table.shared:
-        return summarize(table)
-    return summarize(table, *services.presence_of(table))
-
-
 # Parts of a board that a page loads only once its player opens them (a round's log): a
 # socket's frames carry them while they are open (the page says so, ``"open"`` frames).
 OPENABLE = frozenset({"log"})
@@ -60,27 +52,24 @@ def opened_after(opened: frozenset, data: dict) -> frozenset | None:
     return opened | {part} if data.get("open") in ("1", 1, True) else opened - {part}
 
 
-def board_context(table, user, selected=(), opened=frozenset()) -> dict:
-    """One viewer's board: their seat's observation through the game's presenter (before a
-    shared table's match, its waiting room), with the parts the page has open (``OPENABLE``;
-    a page's first render has none)."""
-    seat = services.seat_of(table, user)
-    summary = _summary(table)
-    if not table.seed:  # waiting for people, or closed before its match began
-        return waiting_context(table, summary, seat, user)
-    state = services.load_state(table)
-    view = services.view_for(table, seat, state)
+def board_context(board: services.Board, user, selected=(), opened=frozenset()) -> dict:
+    """One viewer's board (``services.board``) as its template's context: their seat's
+    observation through the game's presenter (before a shared table's match, its waiting
+    room), with the parts the page has open (``OPENABLE``; a page's first render has none).
+    Reads nothing: everything comes from the board."""
+    if board.view is None:  # waiting for people, or closed before its match began
+        return waiting_context(board, user)
+    table, seat, summary = board.table, board.seat, board.summary
     gspec = table_game(table.game)
-    context = gspec.present(summary, view, seat, selected)
+    context = gspec.present(summary, board.view, seat, selected)
     context["opened"] = opened
     context["waiting"] = False
     context["multi_card"] = gspec.reads_selections
-    over = gspec.engine.hand_over(state)
-    if over and seat is not None and table.current_hand_id:
+    if board.review_number is not None:
         # The hand just finished: its player may have Hard review their decisions.
-        context["review_number"] = table.current_hand.number
-    if over and table.start:
-        context["same_deal"] = _same_deal(table, summary)
+        context["review_number"] = board.review_number
+    if board.same_deal is not None:
+        context["same_deal"] = board.same_deal
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
         context["people"] = {
@@ -88,75 +77,15 @@ def board_context(table, user, selected=(), opened=frozenset()) -> dict:
             "autoplay": own is not None and own.autoplay and not own.left,
             "watchers": summary.watchers,
             # The turn timer's deadline, shown to the person it runs for (one still to move).
-            "turn_due": summary.turn_due_at if seat in gspec.engine.to_move(state) else None,
-            "again": _successor(table, user) if table.successor_id else None,
+            "turn_due": summary.turn_due_at if seat in board.to_move else None,
+            "again": board.successor,
         }
     return context
 
 
-def _same_deal(table, summary) -> dict | None:
-    """A deal played again, once its hand is over: each seat's score then and now, and who
-    held its cards the first time (the seat's player then, not the one now)."""
-    first = table.replay_of
-    now = table.hands.filter(ended_at__isnull=False).first()
-    if first is None or now is None or not first.scores or not now.scores:
-        return None
-    n = len(now.scores)
-    names = summary.names()
-    then = summarize(first.table).names()
-    return {
-        "rows": [
-            {
-                "name": names[i]["name"],
-                "first_name": then[(i + table.replay_seat) % n]["name"],
-                "first": first.scores[(i + table.replay_seat) % n],
-                "now": now.scores[i],
-                "you": i == 0,
-            }
-            for i in range(n)
-        ],
-        "source": first.table.code,
-        "number": first.number,
-    }
-
-
-def _successor(table, user) -> dict | None:
-    """After a match of people, the new match its players were asked to: where this viewer
-    stands in it (seated, invited, or neither)."""
-    nxt = table.successor
-    if nxt is None:
-        return None
-    seats = list(nxt.seats.all())
-    host = next((s for s in seats if s.user_id is not None and s.user_id == nxt.owner_id), None)
-    return {
-        "code": nxt.code,
-        "invite": nxt.invite,
-        "waiting": nxt.status == nxt.Status.WAITING,
-        "seated": any(s.user_id == user.pk for s in seats),
-        "invited": any(s.reserved_for_id == user.pk for s in seats),
-        "host": _seat_name(host, True, True) if host is not None else "",
-    }
-
-
-def kept_for(table) -> dict[int, str]:
-    """The seats kept for a person of the last match ("Play again"), each with the name the
-    seat will read once they sit down (one query, none when no seat is kept)."""
-    kept = {
-        s.index: s.reserved_for_id for s in table.seats.all() if s.is_open and s.reserved_for_id
-    }
-    if not kept:
-        return {}
-    people = get_user_model().objects.select_related("profile").in_bulk(set(kept.values()))
-    return {
-        index: _seat_name(Seat(index=index, user=people[pk]), True, True)
-        for index, pk in kept.items()
-        if pk in people
-    }
-
-
-def waiting_context(table, summary, seat, user) -> dict:
+def waiting_context(board: services.Board, user) -> dict:
+    table, summary, seat = board.table, board.summary, board.seat
     seats = []
-    kept = kept_for(table)
     for s in table.seats.all():
         seats.append(
             {
@@ -166,7 +95,7 @@ def waiting_context(table, summary, seat, user) -> dict:
                 "level": s.bot_level,
                 "open": s.is_open,
                 "reserved": s.is_open and s.reserved_for_id is not None,
-                "kept_for": kept.get(s.index, ""),
+                "kept_for": board.kept_for.get(s.index, ""),
                 "mine": s.index == seat,
                 "host": s.user_id is not None and s.user_id == table.owner_id,
                 "presence": summary.seats[s.index].presence,
@@ -215,7 +144,7 @@ def _frame(html: str, table, **kind) -> Frame:
 
 
 def _board(
-    table,
+    board: services.Board,
     user,
     selected=(),
     toast: str = "",
@@ -223,14 +152,13 @@ def _board(
     opened=frozenset(),
     **kind,
 ) -> Frame:
-    table = services.as_shown(table)  # a writer's table (a move just made): as it shows
-    context = board_context(table, user, selected, opened)
+    context = board_context(board, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
-    html = board_html(table.game, context)
+    html = board_html(board.table.game, context)
     html += render_to_string("games/_toast.html", {"message": toast})
-    return _frame(frames.lean(html), table, **kind)
+    return _frame(frames.lean(html), board.table, **kind)
 
 
 def board_html(game: str, context: dict) -> str:
@@ -251,20 +179,15 @@ class Opening:
     shared: bool
 
 
-def may_watch(table, user) -> bool:
-    """A seated person, or anyone where the table lets others watch."""
-    return table.spectators or services.seat_of(table, user) is not None
-
-
 def opening(code, user, language: str) -> Opening | None:
     """A socket's first frame and the table's game (in one read), or None for no table."""
     with translation.override(language):
         try:
-            table = services.get_table(code)
+            board = services.look(code, user)
         except services.Refused:
             return None
-        frame = _board(table, user) if may_watch(table, user) else None
-        return Opening(frame, table.game, table.shared)
+        frame = _board(board, user) if board.may_watch else None
+        return Opening(frame, board.table.game, board.table.shared)
 
 
 def snapshot(
@@ -284,32 +207,37 @@ def snapshot(
     board the page has open (``OPENABLE``)."""
     with translation.override(language):
         try:
-            table = services.committed_table(code, committed)
+            board = services.look(code, user, committed, since=-1 if toast else since)
         except services.Refused:
             return None
-        if table.version <= since and not toast:
-            return _frame("", table)
-        if not may_watch(table, user):
+        if board is None:
             return None
-        return _board(table, user, selected=selected, toast=toast, opened=opened)
+        if board.unchanged:
+            return _frame("", board.table)
+        if not board.may_watch:
+            return None
+        return _board(board, user, selected=selected, toast=toast, opened=opened)
 
 
 def drawn(code, user, language: str, since: int, opened=frozenset()) -> Frame | None:
     """The next move on its way, drawn from this process's copy of the table without the
     database (so in the socket's own thread, without a hop to the database's): None when
     there is no copy or the board needs a read after all (the caller then snapshots)."""
-    table = services.showing_table(code)
-    if table is None:
-        return None
     with translation.override(language):
-        if table.version <= since:
-            return _frame("", table)
-        if not may_watch(table, user):
-            return None
         try:
-            return _board(table, user, opened=opened)
+            board = services.look(code, user, since=since, kept_only=True)
         except SynchronousOnlyOperation:
             return None  # something of the board is not in the copy: read it in its thread
+        if board is None:
+            return None
+        if board.unchanged:
+            return _frame("", board.table)
+        if not board.may_watch:
+            return None
+        try:
+            return _board(board, user, opened=opened)
+        except SynchronousOnlyOperation:
+            return None
 
 
 def read(code, user, language: str, data: dict) -> str:
@@ -317,15 +245,13 @@ def read(code, user, language: str, data: dict) -> str:
     move: no version, nothing changes, only the reading's line is sent back."""
     with translation.override(language):
         try:
-            table = services.get_table(code)
+            seen = services.seat_view(code, user)
         except services.Refused:
             return ""
-        seat = services.seat_of(table, user)
-        gspec = table_game(table.game)
-        if seat is None or not table.seed or not gspec.reads_selections:
+        if seen is None or not table_game(seen[0].game).reads_selections:
             return ""
-        cards = frame_cards(data.get("cards"))
-        text = gspec.read_selection(services.view_for(table, seat), cards)
+        table, view = seen
+        text = table_game(table.game).read_selection(view, frame_cards(data.get("cards")))
         return render_to_string(
             "games/combo/reading.jinja", {"text": text, "oob": True}, using="boards"
         )
@@ -446,7 +372,7 @@ class _Outcome:
     game: str | None
     kind: str = "unknown"  # a command's name or the move's engine type, never the raw text
     outcome: str = "applied"  # or the refusal code
-    table: object = None  # the table as answered, for the seat
+    seat: int | None = None  # the player's seat, once known
 
 
 def handle(
@@ -481,7 +407,7 @@ def handle(
 
 
 def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) -> None:
-    seat = services.seat_of(done.table, user) if done.table is not None else None
+    seat = done.seat
     version = _version(data)
     answered = frame.version if frame is not None and frame.version >= 0 else None
     ms = round((time.perf_counter() - received) * 1000, 2)
@@ -521,21 +447,25 @@ def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozen
                 return _move(code, user, data, done, opened)
         except services.Refused as e:
             return _refused(code, user, e, done, opened, shown)
-        table = done.table = services.get_table(code)
-        done.game = table.game
-        return _board(table, user, opened=opened)
+        return _answer(done, services.look(code, user), user, opened=opened)
+
+
+def _answer(done: _Outcome, board: services.Board, user, **kind) -> Frame:
+    """The board the frame is answered with; noted for the frame's log line."""
+    done.game, done.seat = board.table.game, board.seat
+    return _board(board, user, **kind)
 
 
 def _hint(code, user, data: dict, done: _Outcome, opened) -> Frame:
-    table = done.table = services.get_table(code)
-    seat = services.seat_of(table, user)
-    if seat is None:
+    board = services.look(code, user)
+    done.game, done.seat = board.table.game, board.seat
+    if board.seat is None:
         raise services.Refused("not_seated")
-    hint = services.hint_for(table, seat, _small_number(data.get("n")))
+    hint = services.hint_for(board.table, board.seat, _small_number(data.get("n")))
     if hint is None:
         raise services.Refused("not_your_turn")
     selected = hint.get("cards") or ([hint["card"]] if hint.get("card") else [])
-    return _board(table, user, selected=selected, hint=hint, opened=opened, whole=True)
+    return _answer(done, board, user, selected=selected, hint=hint, opened=opened, whole=True)
 
 
 def _move(code, user, data: dict, done: _Outcome, opened) -> Frame:
@@ -544,25 +474,29 @@ def _move(code, user, data: dict, done: _Outcome, opened) -> Frame:
         done.outcome = "bad_frame"
         return _toast_only("bad_frame")
     done.kind = _move_kind(action)
-    # The table as the move left it (seats already loaded): render it as it is.
-    table = done.table = services.submit_action(code, user, action, _version(data))
-    done.game = table.game
-    return _board(table, user, opened=opened)
+    # The table as the move left it (seats already loaded): drawn as it is, without a read.
+    table = services.submit_action(code, user, action, _version(data))
+    return _answer(done, services.board(table, user), user, opened=opened)
 
 
 def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown) -> Frame:
     done.outcome = e.code
     if e.code == "no_such_table":
         return _toast_only(e.code)
-    table = done.table = services.get_table(code)
-    done.game = table.game
-    if shown is not None and table.version <= shown:
-        # The page has this board already (or it is on its way): the refusal alone, without
-        # drawing the board again (a flood of refused moves drew one each).
-        return _toast_only(e.code, e.params, table.game)
+    if e.seat is not None:
+        done.seat = e.seat
+    if shown is not None and e.version is not None and e.version <= shown:
+        # The service saw the table at a version the page has already (or on its way): the
+        # refusal alone, without reading the table again or drawing the board (a flood of
+        # refused moves drew one each).
+        return _toast_only(e.code, e.params, done.game)
+    board = services.look(code, user)
+    done.game, done.seat = board.table.game, board.seat
+    if shown is not None and board.version <= shown:
+        return _toast_only(e.code, e.params, done.game)
     # The board comes with the refusal, so a stale page catches up at once.
-    toast = messages.refusal(e.code, e.params, table.game)
-    return _board(table, user, toast=toast, opened=opened, refused=True)
+    toast = messages.refusal(e.code, e.params, done.game)
+    return _board(board, user, toast=toast, opened=opened, refused=True)
 
 
 def _move_kind(action: dict) -> str:

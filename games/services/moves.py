@@ -25,7 +25,7 @@ from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
 from games.models import ActionLog, Hand, Seat, Table
 from games.registry import table_game
-from games.services.pacing import _paced, _reveal_until, _schedule_bots
+from games.services.pacing import _paced, _reveal_until, _schedule_bots, as_shown
 from games.services.presence import _expire_deadlines, _take_back_seat
 from games.services.reading import load_state
 from games.services.store import Refused, _read_seats, _save_row
@@ -158,18 +158,25 @@ def submit_action(code, user, action: dict, version) -> Table:
     with transaction.atomic():
         unit = Unit()
         table, seat = _locked_seat(code, user)
-        if not table.is_active:
-            raise Refused("match_finished")
-        if _check_version(table, version) is not table:
-            raise Refused("not_your_turn")  # the bots' replies are still showing
-        state = load_state(table)
-        if table_game(table.game).engine.hand_over(state):
-            raise Refused("hand_over")
-        _take_back_seat(table, seat)  # acting takes the seat back from auto-play
+        shown = as_shown(table)
         try:
-            state = _apply_move(unit, table, state, seat, action)
-        except IllegalAction as e:
-            raise Refused(e.code, e.params) from e
+            if not table.is_active:
+                raise Refused("match_finished")
+            if _check_version(table, version) is not table:
+                raise Refused("not_your_turn")  # the bots' replies are still showing
+            state = load_state(table)
+            if table_game(table.game).engine.hand_over(state):
+                raise Refused("hand_over")
+            _take_back_seat(table, seat)  # acting takes the seat back from auto-play
+            try:
+                state = _apply_move(unit, table, state, seat, action)
+            except IllegalAction as e:
+                raise Refused(e.code, e.params) from e
+        except Refused as e:
+            # What the table showed when refused (nothing changed): the live side answers
+            # a page that has this version without reading the table again.
+            e.version, e.seat = shown.version, seat
+            raise
         # The quick bots' replies in the same transaction, paced or not (paced, each shows at
         # its time): one transaction, one notice and one trip to the database thread per
         # person's move instead of two (the boards as before, one per move shown). Their

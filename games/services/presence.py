@@ -16,7 +16,7 @@ from games import realtime, signals
 from games.models import Presence, Seat, Table
 from games.registry import table_game
 from games.services.pacing import _schedule_bots, _update_timer_due
-from games.services.reading import get_table, load_state, seat_of
+from games.services.reading import _stale_before, get_table, load_state, seat_of
 from games.services.store import Refused, _one_with_seats, _save_row, _seat
 from games.services.unit import Unit, _locked, _locked_seat, _send_on_commit
 
@@ -25,10 +25,6 @@ log = logging.getLogger(__name__)
 
 def _grace() -> timedelta:
     return timedelta(seconds=settings.AWAY_GRACE_SECONDS)
-
-
-def _stale_before(now) -> object:
-    return now - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
 
 
 def _present_seats(table: Table, now) -> set[int]:
@@ -199,27 +195,6 @@ def sweep_presence(limit: int = 50) -> int:
     for channel in channels:
         socket_closed(channel)
     return len(channels)
-
-
-def presence_of(table: Table) -> tuple[dict[int, str], int]:
-    """Each person's seat ("connected", "reconnecting" within their grace, or "away") and how
-    many watch, from one query."""
-    now = timezone.now()
-    rows = list(
-        table.presences.filter(seen_at__gte=_stale_before(now)).values_list("seat", flat=True)
-    )
-    present = {r for r in rows if r is not None}
-    out = {}
-    for seat in table.seats.all():
-        if seat.kind != Seat.Kind.PERSON or seat.user_id is None:
-            continue
-        if seat.index in present:
-            out[seat.index] = "connected"
-        elif seat.away_due_at is not None and seat.away_due_at > now:
-            out[seat.index] = "reconnecting"
-        else:
-            out[seat.index] = "away"
-    return out, rows.count(None)
 
 
 def _notify_presence(table: Table) -> None:

@@ -24,11 +24,17 @@ from games.models import ActionLog, Seat, Table
 
 
 class Refused(Exception):
-    """An action the site refuses; ``code`` and ``params`` become a translated sentence."""
+    """An action the site refuses; ``code`` and ``params`` become a translated sentence.
+
+    ``version`` and ``seat``: the version the table showed and the player's seat, when the
+    command had read them before it refused (a refused move: the live side then answers a page
+    that has that version without reading the table again)."""
 
     def __init__(self, code: str, params: dict | None = None):
         self.code = code
         self.params = params or {}
+        self.version: int | None = None
+        self.seat: int | None = None
         super().__init__(code)
 
 

@@ -10,8 +10,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import F
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from cardsite.asgi import application
 from games import driver, services, views_live
@@ -672,11 +674,24 @@ async def test_a_stale_move_on_an_older_board_brings_the_newer_board():
         str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version - 1
     )
     assert reply.refused and reply.version == version and 'id="board"' in reply.html
-    same = await sync_to_async(views_live.handle)(
-        str(table.code), user, "en", frame_for(legal[0], version - 1), shown=version
-    )
+
+    def handle_counting_reads():
+        # The table is read once, locked, by the refused move; the answer reads it no more.
+        with CaptureQueriesContext(connection) as done:
+            frame = views_live.handle(
+                str(table.code),
+                user,
+                "en",
+                frame_for(legal[0], version - 1),
+                table.game,  # as the socket knows it
+                shown=version,
+            )
+        return frame, [q["sql"] for q in done.captured_queries if "games_table" in q["sql"]]
+
+    same, reads = await sync_to_async(handle_counting_reads)()
     assert same.refused and same.version == -1 and 'id="board"' not in same.html
     assert "The table has moved on since you looked." in same.html
+    assert len(reads) == 1, reads
 
 
 async def test_a_flood_of_hints_is_refused_beyond_a_persons_pace_and_moves_nothing():

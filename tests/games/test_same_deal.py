@@ -61,7 +61,7 @@ def test_the_same_deal_is_dealt_with_the_player_in_the_seat_they_had(game, clien
     assert again.status == Table.Status.FINISHED
     assert not RatedMatch.objects.filter(table=again).exists()
     assert history.replay_steps(again, 1) is not None
-    context = views_live.board_context(again, user)
+    context = views_live.board_context(services.board(again, user), user)
     rows = context["same_deal"]["rows"]
     assert [r["now"] for r in rows] == again.hands.get(number=1).scores
     assert [r["first"] for r in rows] == [recorded.scores[(i + seat) % n] for i in range(len(rows))]
@@ -95,7 +95,7 @@ def test_the_first_time_column_names_who_sat_there_the_first_time(client):
     client.force_login(user)
     client.post(reverse("games:same_deal", kwargs={"code": source.code, "number": 1}))
     again = finish_hand(Table.objects.exclude(pk=source.pk).get(owner=user), user)
-    rows = views_live.board_context(again, user)["same_deal"]["rows"]
+    rows = views_live.board_context(services.board(again, user), user)["same_deal"]["rows"]
     assert rows[-1]["first_name"] == "Mei" != rows[-1]["name"]  # seat 0 there is the last here
     assert rows[0]["first_name"] == rows[0]["name"]  # the player, both times
     html, _version = views_live.snapshot(str(again.code), user, "en")
