@@ -20,10 +20,11 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
-from django.db import InterfaceError, OperationalError, close_old_connections, connections
+from django.db import OperationalError, close_old_connections, connections
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from cardsite.busy import DATABASE_ERRORS  # the database away (the pages answer it too)
 from games import metrics, realtime
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,6 @@ CLOSE_TRY_AGAIN = 4503
 # "Connection closed by server", a read that timed out, a server still loading.
 LAYER_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 # The database went away under a handler (PostgreSQL restarting): not a bug in the handler.
-DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 # Backoff of every retry against the layer: short at first (a restart takes a moment), never
 # longer than RETRY_MAX between two tries.
