@@ -12,14 +12,25 @@ where ``makemessages`` finds it), drawn with ``say(words.key, n=…)``.
 
 What is missing is empty, ``a.b.c`` of a missing ``a`` too, as in Django's language: the page
 and the socket give a board slightly different contexts (the socket's has a hint).
+
+A board's regions (``games/frames.py``) are ``{% region name by a, b %}…{% endregion %}``:
+the region's markers around its markup, drawn only when its inputs (``a, b``: everything
+the markup reads) are new. Each drawing is kept by the template, the region, the language and
+the inputs' ``repr`` (``DRAWN``), and every later board of any socket of this process with the
+same inputs reuses it: a bot's move draws again only the regions it changed, and a region
+every viewer sees alike (the trick, a seat) is drawn once for all of them. A region without
+``by`` is drawn every time. The inputs must be complete: the conformance suite
+(tests/games/test_regions.py) draws many boards with and without ``DRAWN`` and compares.
 """
 
 import functools
+import threading
 
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
-from jinja2 import ChainableUndefined, Environment, Template
+from jinja2 import ChainableUndefined, Environment, Template, nodes
+from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
 from games.templatetags.cards import hand_card, hand_reasons, playable_codes, table_card
@@ -46,6 +57,72 @@ def iso(moment) -> str:
     return timezone.localtime(moment).isoformat()
 
 
+class Drawn:
+    """The regions drawn in this process, by template, region, language and inputs: a
+    bounded store (emptied when full: a table's regions of a few versions back are not drawn
+    again), shared by the database's thread and the sockets' own (a dict's get and set are
+    atomic; two threads drawing the same region at once both draw it, alike)."""
+
+    MOST = 4096
+
+    def __init__(self) -> None:
+        self.regions: dict[tuple, Markup] = {}
+        self.enabled = True
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> Markup | None:
+        return self.regions.get(key)
+
+    def put(self, key: tuple, html: Markup) -> Markup:
+        if len(self.regions) >= self.MOST:
+            with self.lock:
+                if len(self.regions) >= self.MOST:
+                    self.regions = {}
+        self.regions[key] = html
+        return html
+
+    def clear(self) -> None:
+        self.regions = {}
+
+
+DRAWN = Drawn()
+
+
+class RegionExtension(Extension):
+    """``{% region name by a, b, … %}…{% endregion %}`` (see the module's docstring)."""
+
+    tags = {"region"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        name = parser.parse_expression()
+        inputs = []
+        if parser.stream.skip_if("name:by"):
+            inputs.append(parser.parse_expression())
+            while parser.stream.skip_if("comma"):
+                inputs.append(parser.parse_expression())
+        body = parser.parse_statements(("name:endregion",), drop_needle=True)
+        args = [
+            nodes.Const(parser.name),
+            name,
+            nodes.Name("_language", "load"),  # BoardTemplate.render's (a lookup costs)
+            nodes.Const(bool(inputs)),
+            nodes.Tuple(inputs, "load"),
+        ]
+        return nodes.CallBlock(self.call_method("_region", args), [], [], body).set_lineno(lineno)
+
+    @staticmethod
+    def _region(template, name, language, keyed, inputs, caller) -> Markup:
+        if not keyed or not DRAWN.enabled:
+            html = caller()
+        else:
+            key = (template, name, language, repr(inputs))
+            html = DRAWN.get(key)
+            if html is None:
+                html = DRAWN.put(key, caller())
+        return Markup(f"<!--region {name}-->{html}<!--/region {name}-->")
+
+
 class BoardTemplate(Template):
     """A board's render asks for the active language once: ``_`` and the cards are bound to
     it (a board has dozens of sentences and cards, and each lookup of the language costs a
@@ -54,6 +131,7 @@ class BoardTemplate(Template):
     def render(self, *args, **kwargs):
         context = dict(*args, **kwargs)
         language = get_language()
+        context["_language"] = language
         context["_"] = functools.partial(_translated, language=language)
         context["table_card"] = functools.partial(table_card, language=language)
         context["hand_card"] = functools.partial(hand_card, language=language)
@@ -77,6 +155,7 @@ class BoardEnvironment(Environment):
 
 def environment(**options) -> Environment:
     options["undefined"] = ChainableUndefined
+    options["extensions"] = [*options.get("extensions", ()), RegionExtension]
     env = BoardEnvironment(**options)
     env.globals.update(say=say, url=url)
     env.filters.update(

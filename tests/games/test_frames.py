@@ -11,16 +11,20 @@ replaces the element with its id (or gains its children, afterbegin or beforeend
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template import engines
+from jinja2 import ChoiceLoader, DictLoader
 
+from cardsite.jinja import DRAWN
 from games import frames, services, views_live
 from games.bench import load
-from games.registry import table_games
+from games.registry import table_game, table_games
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
@@ -287,11 +291,22 @@ User = get_user_model()
 PLAYABLE = [g.name for g in table_games() if g.playable]
 
 
+@contextlib.contextmanager
+def drawn_anew():
+    """Boards drawn whole, no region reused (``cardsite.jinja.DRAWN``)."""
+    DRAWN.enabled = False
+    try:
+        yield
+    finally:
+        DRAWN.enabled = True
+
+
 def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 80):
     """Play a game move by move, the clock moved on to each bot's move and to each of the
     bots' replies as it shows (paced: one at a time); after every change each viewer's page
     receives its frame, or misses it (probability ``drop``); each page must then be exactly
-    a fresh render."""
+    a fresh render, drawn anew (no region reused: the regions' inputs are complete).
+    ``viewers``: (user, kind, language); kind "open" has every part that opens open."""
     rng = random.Random(seed)
     owner = viewers[0][0]
     table = services.create_table(owner, game, "normal")
@@ -299,20 +314,20 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
     table.save(update_fields=["spectators"])
     code = str(table.code)
     pages = []
-    for user, kind in viewers:
+    for user, kind, lang in viewers:
         # A page with every part that opens (a round's log) open gets those parts too.
         opened = views_live.OPENABLE if kind == "open" else frozenset()
         sent = frames.Frames()
 
-        def resync(user=user, sent=sent, opened=opened):
+        def resync(user=user, sent=sent, opened=opened, lang=lang):
             sent.reset()
-            html, version = views_live.snapshot(code, user, "en", opened=opened)
+            html, version = views_live.snapshot(code, user, lang, opened=opened)
             return sent.encode(html, version)
 
         page = Page(resync)
-        html, version = views_live.snapshot(code, user, "en", opened=opened)
+        html, version = views_live.snapshot(code, user, lang, opened=opened)
         page.receive(sent.encode(html, version))
-        pages.append((user, sent, page, opened))
+        pages.append((user, sent, page, opened, lang))
     patches = 0
     for _ in range(steps):
         shown = services.get_table(code)
@@ -332,15 +347,18 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
                 break
             move["version"] = str(load.board_version(html))
             views_live.handle(code, owner, "en", move, game)
-        for user, sent, page, opened in pages:
-            html, version = views_live.snapshot(code, user, "en", opened=opened)
+        for user, sent, page, opened, lang in pages:
+            html, version = views_live.snapshot(code, user, lang, opened=opened)
+            with drawn_anew():
+                fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
+            assert html == fresh, f"{game}: a region drawn before is not what it is now"
             message = sent.encode(html, version)
             patches += message.startswith("<template data-patch")
             if rng.random() < drop:
                 continue  # this page missed the frame
             page.receive(message)
-            assert page.html == frames.shown(html), f"{game}: the page differs from a fresh render"
-    return patches, sum(p.resyncs for _u, _s, p, _o in pages)
+            assert page.html == frames.shown(fresh), f"{game}: the page differs from a fresh render"
+    return patches, sum(p.resyncs for _u, _s, p, *_rest in pages)
 
 
 @pytest.mark.django_db
@@ -349,7 +367,7 @@ def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settin
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
     watcher = User.objects.create_user("frames-watcher")
-    viewers = [(player, "seat"), (player, "open"), (watcher, "watch")]
+    viewers = [(player, "seat", "en"), (player, "open", "de"), (watcher, "watch", "en")]
     patches, resyncs = _play(game, viewers, seed=7, drop=0.0, clock=clock)
     assert patches > 20  # most frames were patches
     assert resyncs == 0
@@ -363,7 +381,7 @@ def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(
     settings.GAME_PACING = True
     player = User.objects.create_user("frames-player")
     patches, resyncs = _play(
-        game, [(player, "seat"), (player, "open")], seed=11, drop=0.2, clock=clock
+        game, [(player, "seat", "en"), (player, "open", "en")], seed=11, drop=0.2, clock=clock
     )
     assert resyncs > 0
 
@@ -424,3 +442,31 @@ def test_the_cut_of_real_boards_is_the_patterns(game):
             move["version"] = str(load.board_version(html))
             views_live.handle(code, owner, "en", move, game)
     assert boards >= 10
+
+
+KEYED = re.compile(r"(\{% region [^%]*? by )([^%]*?)( %\})")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock):
+    """The check above finds a region whose inputs miss one: the game's board with its first
+    region's inputs taken out (one constant for every board) is caught."""
+    settings.GAME_PACING = True
+    env = engines["boards"].env
+    name = table_game(game).board_template
+    source = env.loader.get_source(env, name)[0]
+    assert KEYED.search(source), f"{name} draws every region each time (no 'by')"
+    broken = KEYED.sub(r"\g<1>0\g<3>", source, count=1)
+    original = env.loader
+    env.loader = ChoiceLoader([DictLoader({name: broken}), original])
+    env.cache.clear()
+    DRAWN.clear()
+    try:
+        player = User.objects.create_user("frames-broken")
+        with pytest.raises(AssertionError, match="a region drawn before"):
+            _play(game, [(player, "seat", "en")], seed=7, drop=0.0, clock=clock, steps=60)
+    finally:
+        env.loader = original
+        env.cache.clear()
+        DRAWN.clear()
