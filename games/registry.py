@@ -5,7 +5,10 @@ rules from its engine package (``GameInfo``, ``engine``), its computer players a
 its bots module (``bot``, ``hint``), its wording, table hooks, review budget, colours and
 rule page texts from its plug-in package ``games/tables/<name>/`` (see ``games.tables``).
 Nothing else above the bots finds a game: choices, lobby, navigation, rule pages, benchmarks
-and the table machinery all read ``table_games()`` / ``table_game(name)``.
+and the table machinery all read ``table_games()`` / ``table_game(name)``, at the moment they
+need them (never a list kept from import time): a game for the tests only
+(``GameInfo.unlisted``) is listed where the tests ask for it (``games.engine.base``), and
+nowhere else.
 """
 
 from __future__ import annotations
@@ -201,9 +204,14 @@ def _load(name: str) -> TableGame:
     return TableGame(get_game(name).info, labels, hooks, example, samples, folder)
 
 
-@cache
 def _registry() -> dict[str, TableGame]:
-    return {name: _load(name) for name in game_names()}
+    """The games the engine lists now (the unlisted ones too where they are asked for)."""
+    return _manifests(tuple(game_names()))
+
+
+@cache
+def _manifests(names: tuple[str, ...]) -> dict[str, TableGame]:
+    return {name: _load(name) for name in names}
 
 
 def table_games() -> list[TableGame]:

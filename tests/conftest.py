@@ -64,12 +64,19 @@ def _clear_cache():
 
 
 def pytest_configure(config):
-    """Tests spread over processes (pytest-xdist) each use a Redis database of their own: a
+    """The test run lists the games for the tests only (``GameInfo.unlisted``) beside the real
+    ones, before any test module reads the registry; its workers and the servers a test starts
+    inherit it from the environment.
+
+    Tests spread over processes (pytest-xdist) each use a Redis database of their own: a
     test empties the cache, which would empty the other process's channel layer too. The
     servers a test starts inherit it through REDIS_URL."""
     import os
     import urllib.parse
 
+    from games.engine.base import UNLISTED_GAMES
+
+    os.environ[UNLISTED_GAMES] = "1"
     worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
     if not (url and worker.startswith("gw")):
         return

@@ -52,12 +52,12 @@ class KindFilter(admin.SimpleListFilter):
         return [("game", _("Game rules")), ("legal", _("Legal pages"))]
 
     def queryset(self, request, queryset):
-        from cardsite.rules.models import GAME_SLUGS
+        from cardsite.rules.models import game_slugs
 
         if self.value() == "game":
-            return queryset.filter(slug__in=GAME_SLUGS)
+            return queryset.filter(slug__in=game_slugs())
         if self.value() == "legal":
-            return queryset.exclude(slug__in=GAME_SLUGS)
+            return queryset.exclude(slug__in=game_slugs())
         return queryset
 
 

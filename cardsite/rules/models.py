@@ -15,10 +15,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import game_names
 
-# A game's rule page has the game's name as its slug.
-GAME_SLUGS = tuple(game_names())
 LEGAL_SLUGS = ("impressum", "privacy")
 KEY_POINT_COUNT = 5
+
+
+def game_slugs() -> tuple[str, ...]:
+    """The games' rule pages: a game's page has the game's name as its slug. Asked each time
+    (not kept from import): the games listed are the engine's now (games.engine.base)."""
+    return tuple(game_names())
 
 
 def page_choices() -> list[tuple[str, object]]:
@@ -84,7 +88,7 @@ class Page(models.Model):
 
     @property
     def is_game(self) -> bool:
-        return self.slug in GAME_SLUGS
+        return self.slug in game_slugs()
 
     @property
     def points(self) -> list[str]:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from cardsite.rules.models import GAME_SLUGS, Page
+from cardsite.rules.models import Page, game_slugs
 from cardsite.rules.render import render_inline
 
 
@@ -68,7 +68,7 @@ def table_rules(game: str, language: str | None = None) -> TableRules | None:
     Falls back to the other language when needed (``fallback`` says so); None when the
     game has no published page at all.
     """
-    if game not in GAME_SLUGS:
+    if game not in game_slugs():
         raise ValueError(f"not a game: {game!r}")
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     found = find_page(game, language)

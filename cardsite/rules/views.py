@@ -6,7 +6,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import translation
 
-from cardsite.rules.models import GAME_SLUGS, LEGAL_SLUGS
+from cardsite.rules.models import LEGAL_SLUGS, game_slugs
 from cardsite.rules.pages import can_preview, find_page, table_rules
 from cardsite.rules.render import render as render_markdown
 
@@ -44,7 +44,7 @@ def _show(request, slug: str, template: str):
 def index(request):
     language = translation.get_language()
     games = []
-    for slug in GAME_SLUGS:
+    for slug in game_slugs():
         found = find_page(slug, language)
         if found is not None:
             games.append({"slug": slug, "found": found, "rules": table_rules(slug, language)})
@@ -52,7 +52,7 @@ def index(request):
 
 
 def game(request, game: str):
-    if game not in GAME_SLUGS:
+    if game not in game_slugs():
         raise Http404(game)
     return _show(request, game, "rules/page.html")
 

@@ -3,6 +3,7 @@ registry."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -70,6 +71,9 @@ class GameInfo:
     rules_version: int = 1
     # Where the game stands in lists (the lobby, the navigation).
     order: int = 0
+    # A game for the tests only (one that proves the plug-in machinery): registered only
+    # where the tests ask for it (``unlisted_games_shown``), never on the site.
+    unlisted: bool = False
 
     def __post_init__(self) -> None:
         if self.default_seats not in self.seat_counts or set(self.options) != set(
@@ -134,6 +138,17 @@ class Game(Protocol):
 
 
 _REGISTRY: dict[str, Game] = {}
+_loaded = False
+
+# The environment variable that asks for the unlisted games too ("1"): the test run sets it
+# (tests/conftest.py), so its workers and the servers it starts list the same games.
+UNLISTED_GAMES = "CARDSITE_UNLISTED_GAMES"
+
+
+def unlisted_games_shown() -> bool:
+    """This process asks for the unlisted games (``GameInfo.unlisted``) too. The one thing
+    the engine reads from outside itself: which games it registers, never how one plays."""
+    return os.environ.get(UNLISTED_GAMES) == "1"
 
 
 def register(game: Game) -> Game:
@@ -141,26 +156,34 @@ def register(game: Game) -> Game:
     return game
 
 
+def _shown(game: Game) -> bool:
+    return not game.info.unlisted or unlisted_games_shown()
+
+
 def get_game(name: str) -> Game:
-    if not _REGISTRY:
-        _load_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        _load_all()
-        if name in _REGISTRY:
-            return _REGISTRY[name]
-        raise KeyError(f"unknown game {name!r}") from None
+    """The game ``name``; KeyError for a game nobody registered, or an unlisted one where
+    the unlisted games are not asked for."""
+    _load_all()
+    game = _REGISTRY.get(name)
+    if game is None or not _shown(game):
+        raise KeyError(f"unknown game {name!r}")
+    return game
 
 
 def game_names() -> list[str]:
-    """Every game, in its listed order (``GameInfo.order``)."""
+    """Every game, in its listed order (``GameInfo.order``): the unlisted ones only where
+    they are asked for."""
     _load_all()
-    return sorted(_REGISTRY, key=lambda name: (_REGISTRY[name].info.order, name))
+    shown = [name for name, game in _REGISTRY.items() if _shown(game)]
+    return sorted(shown, key=lambda name: (_REGISTRY[name].info.order, name))
 
 
 def _load_all() -> None:
-    """Register every game package beside this module: adding a game is adding its package."""
+    """Register every game package beside this module, once: adding a game is adding its
+    package."""
+    global _loaded
+    if _loaded:
+        return
     import importlib
     import pkgutil
     from pathlib import Path
@@ -168,3 +191,4 @@ def _load_all() -> None:
     for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if module.ispkg:
             importlib.import_module(f"games.engine.{module.name}")
+    _loaded = True
