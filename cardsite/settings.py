@@ -363,6 +363,10 @@ errors.init(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "produc
 
 # Games: bots move with pauses a person can follow; tests turn pacing off.
 GAME_PACING = envbool("GAME_PACING", True)
+# The games for the tests only (GameInfo.unlisted, games.registry) listed beside the real ones:
+# the test run asks for them (tests/conftest.py), through the environment for the servers it
+# starts. Never on the site.
+UNLISTED_GAMES = envbool("CARDSITE_UNLISTED_GAMES", False)
 # Tables for people: a disconnected person's seat is played by Normal after this grace; a
 # socket refreshes its presence every PRESENCE_HEARTBEAT_SECONDS and counts as gone (its
 # process died) once it has been silent for PRESENCE_STALE_SECONDS.

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from games import bots
@@ -205,8 +206,9 @@ def _load(name: str) -> TableGame:
 
 
 def _registry() -> dict[str, TableGame]:
-    """The games the engine lists now (the unlisted ones too where they are asked for)."""
-    return _manifests(tuple(game_names()))
+    """The games the site lists: the engine's, and its games for the tests only where the
+    settings ask for them (``UNLISTED_GAMES``, the test run's)."""
+    return _manifests(tuple(game_names(unlisted=settings.UNLISTED_GAMES)))
 
 
 @cache

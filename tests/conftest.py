@@ -63,6 +63,10 @@ def _clear_cache():
     yield
 
 
+# Asks the servers the tests start for the games for the tests only (cardsite/settings.py).
+UNLISTED_GAMES = "CARDSITE_UNLISTED_GAMES"
+
+
 def pytest_configure(config):
     """The test run lists the games for the tests only (``GameInfo.unlisted``) beside the real
     ones, before any test module reads the registry; its workers and the servers a test starts
@@ -74,9 +78,10 @@ def pytest_configure(config):
     import os
     import urllib.parse
 
-    from games.engine.base import UNLISTED_GAMES
+    from django.conf import settings
 
-    os.environ[UNLISTED_GAMES] = "1"
+    os.environ[UNLISTED_GAMES] = "1"  # the servers a test starts read it into their settings
+    settings.UNLISTED_GAMES = True
     worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
     if not (url and worker.startswith("gw")):
         return

@@ -13,16 +13,16 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import game_names
-
 LEGAL_SLUGS = ("impressum", "privacy")
 KEY_POINT_COUNT = 5
 
 
 def game_slugs() -> tuple[str, ...]:
     """The games' rule pages: a game's page has the game's name as its slug. Asked each time
-    (not kept from import): the games listed are the engine's now (games.engine.base)."""
-    return tuple(game_names())
+    (not kept from import): the games the site lists (games.registry)."""
+    from games.registry import table_games
+
+    return tuple(g.name for g in table_games())
 
 
 def page_choices() -> list[tuple[str, object]]:

@@ -3,7 +3,6 @@ registry."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -71,8 +70,8 @@ class GameInfo:
     rules_version: int = 1
     # Where the game stands in lists (the lobby, the navigation).
     order: int = 0
-    # A game for the tests only (one that proves the plug-in machinery): registered only
-    # where the tests ask for it (``unlisted_games_shown``), never on the site.
+    # A game for the tests only (one that proves the plug-in machinery): ``game_names``
+    # lists it only when asked to (the site asks only where its tests run).
     unlisted: bool = False
 
     def __post_init__(self) -> None:
@@ -140,41 +139,27 @@ class Game(Protocol):
 _REGISTRY: dict[str, Game] = {}
 _loaded = False
 
-# The environment variable that asks for the unlisted games too ("1"): the test run sets it
-# (tests/conftest.py), so its workers and the servers it starts list the same games.
-UNLISTED_GAMES = "CARDSITE_UNLISTED_GAMES"
-
-
-def unlisted_games_shown() -> bool:
-    """This process asks for the unlisted games (``GameInfo.unlisted``) too. The one thing
-    the engine reads from outside itself: which games it registers, never how one plays."""
-    return os.environ.get(UNLISTED_GAMES) == "1"
-
 
 def register(game: Game) -> Game:
     _REGISTRY[game.name] = game
     return game
 
 
-def _shown(game: Game) -> bool:
-    return not game.info.unlisted or unlisted_games_shown()
-
-
 def get_game(name: str) -> Game:
-    """The game ``name``; KeyError for a game nobody registered, or an unlisted one where
-    the unlisted games are not asked for."""
+    """The game ``name`` (listed or not: asked for by name); KeyError for a game nobody
+    registered."""
     _load_all()
-    game = _REGISTRY.get(name)
-    if game is None or not _shown(game):
-        raise KeyError(f"unknown game {name!r}")
-    return game
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}") from None
 
 
-def game_names() -> list[str]:
-    """Every game, in its listed order (``GameInfo.order``): the unlisted ones only where
-    they are asked for."""
+def game_names(unlisted: bool = False) -> list[str]:
+    """Every game, in its listed order (``GameInfo.order``); the unlisted ones (games for
+    the tests only) too if asked."""
     _load_all()
-    shown = [name for name, game in _REGISTRY.items() if _shown(game)]
+    shown = [name for name, game in _REGISTRY.items() if unlisted or not game.info.unlisted]
     return sorted(shown, key=lambda name: (_REGISTRY[name].info.order, name))
 
 
