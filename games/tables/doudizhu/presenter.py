@@ -319,11 +319,6 @@ def _result(view, names, seat, winner, table) -> dict:
     }
 
 
-def trick_closed(before: dict, after: dict) -> bool:
-    """Two passes in a row: the round closed (the last seat to play leads again)."""
-    return bool(before.get("table")) and not after.get("table")
-
-
 def reading(view: dict, cards: list) -> str:
     """A selection in words, read live as the player selects (``games.tables.common``)."""
     legal = view.get("legal_actions") or []

@@ -384,11 +384,6 @@ def _result(view, names, seat) -> dict:
     }
 
 
-def trick_closed(before: dict, after: dict) -> bool:
-    """Everyone else passed: the trick closed (its draws follow)."""
-    return bool(before.get("trick")) and not after.get("trick")
-
-
 def reading(view: dict, cards: list) -> str:
     """A selection in words, read live as the player selects (``games.tables.common``)."""
     legal = view.get("legal") or []

@@ -227,8 +227,3 @@ def _result(view, names, viewer) -> dict:
     )
     won = view.get("winner") == viewer if view.get("match_over") else None
     return {"rows": rows, "ranking": ranking, "won": won}
-
-
-def trick_closed(before: dict, after: dict) -> bool:
-    """The fourth card of a trick was just played (the closed trick stays in view)."""
-    return bool(after.get("last_trick")) and not (after.get("trick") or {}).get("plays")
