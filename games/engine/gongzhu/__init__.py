@@ -25,6 +25,7 @@ from games.engine.gongzhu.scoring import (
     breakdown,
     score_hand,
 )
+from games.engine.gongzhu.state import RANK
 
 INFO = GameInfo(
     name="gongzhu",
@@ -46,6 +47,7 @@ __all__ = [
     "HEART_ACE",
     "PIG",
     "POINT_CARDS",
+    "RANK",
     "TRANSFORMER",
     "GongZhu",
     "Trick",
