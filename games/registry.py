@@ -26,7 +26,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from games import bots
 from games.engine import game_names, get_game
-from games.engine.base import Game, GameInfo
+from games.engine.base import Game, GameInfo, PublicView
 from games.tables.base import HOOKS, Labels
 from games.tables.common import BOARD_WORDS
 
@@ -172,9 +172,12 @@ class TableGame:
     def refusal(self, code: str, params: dict) -> str | None:
         return self.hooks["messages"].refusal(code, params) if self.hooks else None
 
-    def pause_after(self, before: dict, after: dict) -> float:
-        """How long the table rests before the next bot move, given two public views."""
-        closed = self.hooks["presenter"].trick_closed(before, after)
+    def pause_after(self, before: PublicView | None, after: PublicView) -> float:
+        """How long the table rests before the next bot move, given two public views
+        (``before`` empty or None where there was no move before): longer where a trick just
+        closed, a rules fact the engine tells (its optional ``trick_closed``)."""
+        trick_closed = getattr(self.engine, "trick_closed", None)
+        closed = trick_closed is not None and trick_closed(before or None, after)
         return TRICK_PAUSE if closed else MOVE_PAUSE
 
 

@@ -25,6 +25,7 @@ from functools import cached_property
 
 from games.bots.doudizhu_endgame import Endgame
 from games.bots.doudizhu_plan import CONTROL, is_control, plan
+from games.engine.doudizhu import DouDizhuObservation
 from games.engine.doudizhu.bidding import after_bid, allowed_bids
 from games.engine.doudizhu.combos import (
     BJ,
@@ -103,13 +104,13 @@ class SimView(SeatView):
 class View(SeatView):
     """What a bot reads off its observation, in rank counts."""
 
-    def __init__(self, obs: dict, legal: list[dict]):
+    def __init__(self, obs: DouDizhuObservation, legal: list[dict]):
         self.obs = obs
         self.seat = obs["seat"]
         self.hand = counts_of(obs["hand"])
-        self.landlord = obs.get("landlord")
+        self.landlord = obs["landlord"]
         self.counts = obs["card_counts"]
-        table = obs.get("table")
+        table = obs["table"]
         self.table_seat = None if table is None else table["seat"]
         self.table_key = None
         if table is not None:
@@ -122,7 +123,7 @@ class View(SeatView):
                 self.can_pass = True
             elif action["type"] == "play":
                 self.moves.setdefault(action_move(action), action)
-        self.unseen = [obs["unseen"].get(name, 0) for name in _NAMES]
+        self.unseen = [obs["unseen"][name] for name in _NAMES]
 
 
 _NAMES = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "BJ", "RJ")
@@ -177,7 +178,9 @@ def _bid_action(value):
 class EasyBot:
     """Little thought: the lowest card first, the cheapest beat, bombs only in a pinch."""
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: DouDizhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "bid":
             values = [a["value"] for a in legal_actions]
             score = hand_strength(counts_of(observation["hand"])) + rng.uniform(-2, 2)
@@ -219,7 +222,9 @@ class NormalBot:
         if bid_thresholds is not None:
             self.thresholds = tuple(bid_thresholds)
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: DouDizhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "bid":
             values = [a["value"] for a in legal_actions]
             score = hand_strength(counts_of(observation["hand"]))
@@ -228,7 +233,7 @@ class NormalBot:
         ranked = rank_moves(view)
         return _to_action(view, ranked[0])
 
-    def candidates(self, observation, legal_actions, limit):
+    def candidates(self, observation: DouDizhuObservation, legal_actions, limit):
         view = View(observation, legal_actions)
         return view, rank_moves(view)[:limit]
 
@@ -361,7 +366,7 @@ def _rank_follows(view, moves, best=False):
     return out + [None] + good_bombs + rest
 
 
-def hint(observation: dict, legal_actions: list[dict]) -> dict:
+def hint(observation: DouDizhuObservation, legal_actions: list[dict]) -> dict:
     """The site's Hint: Normal's choice (bids included)."""
     return NormalBot().act(observation, legal_actions, random.Random(0))
 
@@ -429,7 +434,9 @@ class HardBot:
         self.endgame = int(endgame)
         self.endgame_nodes = int(endgame_nodes)
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: DouDizhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "bid":
             if not self.bid_samples or len(legal_actions) == 1:
                 return self.bidder.act(observation, legal_actions, rng)
@@ -477,7 +484,9 @@ class HardBot:
         """A solver for one decision's playouts, or None without ``endgame``."""
         return Endgame(self.endgame, self.endgame_nodes) if self.endgame else None
 
-    def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
+    def shortlist(
+        self, observation: DouDizhuObservation, legal_actions: list[dict]
+    ) -> list[dict] | None:
         """The plays Hard weighs (Normal's best few, and passing where allowed), or None
         where it does not search: a bid (Normal's choice) or a single legal action."""
         if legal_actions[0]["type"] == "bid" or len(legal_actions) == 1:
@@ -486,15 +495,19 @@ class HardBot:
         return [_to_action(view, m) for m in self._shortlist(view)]
 
     def evaluate(
-        self, observation: dict, actions: list[dict], rng: random.Random, samples: int | None = None
+        self,
+        observation: DouDizhuObservation,
+        actions: list[dict],
+        rng: random.Random,
+        samples: int | None = None,
     ) -> list[float]:
         """Each action's expected points for this seat at the hand's end (at the bid and the
         bombs so far, a spring not counted), over the same sampled deals."""
-        legal = observation.get("legal_actions") or actions
+        legal = observation["legal_actions"] or actions
         view = View(observation, [*legal, *actions])
         moves = [None if a["type"] == "pass" else action_move(a) for a in actions]
         n = samples or self.samples
-        bid = (observation.get("multiplier") or {}).get("bid") or 1
+        bid = observation["multiplier"]["bid"] or 1
         return [t * bid / max(1, n) for t in self._totals(view, moves, rng, n)]
 
 
@@ -504,7 +517,7 @@ def sample_hands(view: View, rng: random.Random) -> list[list[int]]:
     hands[view.seat] = list(view.hand)
     known = [0] * NRANKS  # kitty cards still in another landlord's hand are known
     obs = view.obs
-    if view.landlord is not None and view.landlord != view.seat and obs.get("kitty"):
+    if view.landlord is not None and view.landlord != view.seat and obs["kitty"]:
         played = {c for p in obs["plays"] if p["cards"] for c in p["cards"]}
         for card in obs["kitty"]:
             if card not in played:
@@ -528,7 +541,7 @@ def _history(view: View) -> list[tuple]:
     """The hand's plays so far as ``(seat, move or None, table before it)``, oldest first."""
     out = []
     table, passes = None, 0
-    for p in view.obs.get("plays") or []:
+    for p in view.obs["plays"]:
         seat = p["seat"]
         if p["cards"] is None:
             out.append((seat, None, table))
@@ -562,7 +575,7 @@ def surprise(
     Counting stops once ``cap`` is reached; plays with more than ``check_cap`` options
     (when not 0) count towards ``recent`` unchecked."""
     total = 0.0
-    bids = view.obs.get("bids") or []
+    bids = view.obs["bids"]
     if bids:
         # the hands as dealt: now plus all they played, less the kitty for the landlord
         start = [list(h) for h in hands]
@@ -570,7 +583,7 @@ def surprise(
             if move is not None:
                 for r in move[3]:
                     start[seat][r] += 1
-        kitty = view.obs.get("kitty") or []
+        kitty = view.obs["kitty"] or []
         if view.landlord is not None and kitty:
             for card in kitty:
                 start[view.landlord][rank_index(card)] -= 1
@@ -626,7 +639,7 @@ def infer_hands(
 def playout(view: View, hands, first_move, rng: random.Random, smart=False, endgame=None) -> float:
     """Play the hand out with the fast policy after ``first_move``; points for our side."""
     table = None if view.table_key is None else (view.table_seat, view.table_key)
-    passes = view.obs.get("passes", 0)
+    passes = view.obs["passes"]
     bombs = view.obs["multiplier"]["bombs"]
     return _play_on(
         hands,
@@ -644,7 +657,11 @@ def playout(view: View, hands, first_move, rng: random.Random, smart=False, endg
 
 
 def bid_values(
-    observation: dict, legal_actions: list[dict], rng: random.Random, samples: int, bidder
+    observation: DouDizhuObservation,
+    legal_actions: list[dict],
+    rng: random.Random,
+    samples: int,
+    bidder,
 ) -> list[float]:
     """Each bid's mean points for this seat over ``samples`` deals of the unseen cards (the
     other hands and the kitty): the other seats bid on as Normal does, this seat as
@@ -653,9 +670,9 @@ def bid_values(
     seat = observation["seat"]
     counts = observation["card_counts"]
     hand = counts_of(observation["hand"])
-    unseen = [observation["unseen"].get(name, 0) for name in _NAMES]
+    unseen = [observation["unseen"][name] for name in _NAMES]
     pool = [r for r in range(NRANKS) for _ in range(unseen[r])]
-    bids = [(b["seat"], b["value"]) for b in observation.get("bids") or []]
+    bids = [(b["seat"], b["value"]) for b in observation["bids"]]
     values = [a["value"] for a in legal_actions]
     totals = [0.0] * len(values)
     for _ in range(samples):
@@ -672,7 +689,7 @@ def bid_values(
         seed = rng.random()
         won: dict[int, float] = {}  # the playout's points at a bid of 1, by landlord
         for i, value in enumerate(values):
-            outcome = _auction(bids, observation.get("bid") or 0, seat, value, hands, bidder)
+            outcome = _auction(bids, observation["bid"], seat, value, hands, bidder)
             if outcome is None:
                 continue
             landlord, bid = outcome

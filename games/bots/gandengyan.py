@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from games.engine.base import Combo
+from games.engine.gandengyan import GanDengYanObservation
 from games.engine.gandengyan.combos import ACE, BOMB, INDEX, JOKER_BOMB, TWO, counts_of
 
 Action = dict[str, Any]
@@ -69,12 +70,12 @@ def parse(action: Action) -> tuple[Combo, list[int], int]:
     return Combo.from_dict(action["combo"]), counts, jokers
 
 
-def opponents(obs: dict[str, Any]) -> list[int]:
+def opponents(obs: GanDengYanObservation) -> list[int]:
     me, n = obs["seat"], obs["seats"]
     return [(me + k) % n for k in range(1, n)]
 
 
-def danger(obs: dict[str, Any]) -> int:
+def danger(obs: GanDengYanObservation) -> int:
     """The fewest cards an opponent holds."""
     return min(obs["counts"][s] for s in opponents(obs))
 
@@ -89,7 +90,9 @@ def rank_of_combo(combo: Combo) -> int:
 class EasyBot:
     """Sheds its lowest cards and beats the table when it cheaply can; little thought."""
 
-    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+    def act(
+        self, observation: GanDengYanObservation, legal_actions: list[Action], rng: random.Random
+    ) -> Action:
         plays = [a for a in legal_actions if a["type"] == "play"]
         if not plays:
             return legal_actions[0]
@@ -110,7 +113,7 @@ class EasyBot:
 # --- Normal ---------------------------------------------------------------------------
 
 
-def score_play(obs: dict[str, Any], counts: list[int], jokers: int, action: Action) -> float:
+def score_play(obs: GanDengYanObservation, counts: list[int], jokers: int, action: Action) -> float:
     """Normal's value of making this play now (higher is better). When following, the
     caller weighs it against keeping the hand as it is (``worth_following``)."""
     combo, used, used_jokers = parse(action)
@@ -179,7 +182,7 @@ def worth_following(best: float, counts: list[int], jokers: int, threat: int, co
 class NormalBot:
     """Sound heuristics over the legal plays: one ply, no look-ahead."""
 
-    def choose(self, observation: dict, legal_actions: list[Action]) -> Action:
+    def choose(self, observation: GanDengYanObservation, legal_actions: list[Action]) -> Action:
         counts, jokers = counts_of(observation["hand"])
         plays = [a for a in legal_actions if a["type"] == "play"]
         if not plays:
@@ -192,11 +195,13 @@ class NormalBot:
             return plays[i]
         return {"type": "pass"}
 
-    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+    def act(
+        self, observation: GanDengYanObservation, legal_actions: list[Action], rng: random.Random
+    ) -> Action:
         return self.choose(observation, legal_actions)
 
 
-def hint(observation: dict, legal_actions: list[Action]) -> Action:
+def hint(observation: GanDengYanObservation, legal_actions: list[Action]) -> Action:
     """The site's Hint: what Normal would play here."""
     return NormalBot().choose(observation, legal_actions)
 
@@ -253,7 +258,9 @@ class HardBot:
         self.infer = infer
         self.tries = max(1, tries)
 
-    def act(self, observation: dict, legal_actions: list[Action], rng: random.Random) -> Action:
+    def act(
+        self, observation: GanDengYanObservation, legal_actions: list[Action], rng: random.Random
+    ) -> Action:
         candidates = self.shortlist(observation, legal_actions)
         if candidates is None:
             return legal_actions[0]
@@ -265,7 +272,9 @@ class HardBot:
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def shortlist(self, observation: dict, legal_actions: list[Action]) -> list[Action] | None:
+    def shortlist(
+        self, observation: GanDengYanObservation, legal_actions: list[Action]
+    ) -> list[Action] | None:
         """The plays Hard weighs (Normal's best few, and passing where allowed), or None
         where there is nothing to weigh: a single legal action."""
         if len(legal_actions) == 1:
@@ -283,7 +292,7 @@ class HardBot:
 
     def evaluate(
         self,
-        observation: dict,
+        observation: GanDengYanObservation,
         actions: list[Action],
         rng: random.Random,
         samples: int | None = None,

@@ -22,6 +22,7 @@ from typing import Any
 from games.bots.gandengyan import plan_cost as normal_plan_cost
 from games.bots.gandengyan import play_value, worth_following
 from games.engine.base import Combo
+from games.engine.gandengyan import GanDengYanObservation
 from games.engine.gandengyan.combos import (
     ACE,
     BOMB,
@@ -364,7 +365,7 @@ def playout(w: World, me: int, policy: str = "greedy") -> int:
 # --- the search --------------------------------------------------------------------------
 
 
-def root_world(obs: dict[str, Any]) -> tuple[World, list[int]]:
+def root_world(obs: GanDengYanObservation) -> tuple[World, list[int]]:
     """The round as seen, opponents' hands empty, and the pool of unseen cards to deal."""
     n, me = obs["seats"], obs["seat"]
     w = World.__new__(World)
@@ -386,7 +387,9 @@ def root_world(obs: dict[str, Any]) -> tuple[World, list[int]]:
     return w, pool
 
 
-def deal_unseen(base: World, pool: list[int], obs: dict[str, Any], rng: random.Random) -> World:
+def deal_unseen(
+    base: World, pool: list[int], obs: GanDengYanObservation, rng: random.Random
+) -> World:
     w = base.copy()
     cards = list(pool)
     rng.shuffle(cards)
@@ -416,11 +419,11 @@ class Check:
     __slots__ = ("seat", "table", "threat", "stock", "did", "played", "jokers", "drawn")
 
 
-def checks(obs: dict[str, Any], tricks: int) -> list[Check]:
+def checks(obs: GanDengYanObservation, tricks: int) -> list[Check]:
     """The opponents' decisions in the last ``tricks`` tricks of the round (the current one
     included), newest first; none when the log does not add up to the table's card counts."""
     n, me = obs["seats"], obs["seat"]
-    dealer = obs.get("dealer", 0)
+    dealer = obs["dealer"]
     sizes = [6 if s == dealer else 5 for s in range(n)]
     stock = 54 - sum(sizes)
     table = None
@@ -543,7 +546,7 @@ def _does(ck: Check, c: list[int], j: int, effort: Effort | None) -> bool:
 def deal_fitting(
     base: World,
     pool: list[int],
-    obs: dict[str, Any],
+    obs: GanDengYanObservation,
     rng: random.Random,
     seen: list[Check],
     tries: int,
@@ -568,7 +571,7 @@ def deal_fitting(
 
 
 def values(
-    obs: dict[str, Any],
+    obs: GanDengYanObservation,
     candidates: list[dict],
     rng: random.Random,
     samples: int,

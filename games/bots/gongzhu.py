@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 
 from games.engine.cards import STANDARD_DECK
+from games.engine.gongzhu import RANK, GongZhuObservation, trick_winner
 from games.engine.gongzhu.scoring import GOAT, HEART_VALUES, PIG, TRANSFORMER, quick_score
 
-RANK = {c: "23456789TJQKA".index(c[0]) for c in STANDARD_DECK}
 # Card value for whoever takes it, before the transformer and exposure factors.
 POINTS = {**HEART_VALUES, PIG: -100, GOAT: 100}
 # Discard order when void: the pig first, then the dearest hearts, then dangerous spades.
@@ -23,29 +23,29 @@ DANGER = {"QS": 100, "AH": 60, "KH": 50, "QH": 40, "AS": 35, "KS": 33, "JH": 30}
 class View:
     """What a seat knows, read once from its observation."""
 
-    def __init__(self, obs: dict):
+    def __init__(self, obs: GongZhuObservation):
         self.seat = obs["seat"]
         self.hand = list(obs["hand"])
-        trick = obs.get("trick") or {"leader": obs.get("leader"), "plays": []}
-        self.plays = [(p["seat"], p["card"]) for p in trick["plays"]]
+        plays = obs["trick"]["plays"] if obs["trick"] else []  # no trick in the exposure phase
+        self.plays = [(p["seat"], p["card"]) for p in plays]
         self.trick_cards = [c for _, c in self.plays]
         self.played = set(self.trick_cards)
-        for t in obs.get("tricks") or ():
+        for t in obs["tricks"]:
             self.played.update(p["card"] for p in t["plays"])
         mine = set(self.hand)
         self.unseen = [c for c in STANDARD_DECK if c not in mine and c not in self.played]
-        self.voids = [set(v) for v in obs.get("voids") or ([[]] * 4)]
-        self.collected = [list(c) for c in obs.get("collected") or ([[]] * 4)]
-        self.exposed = set(obs.get("all_exposed") or ())
-        self.exposed_by = [list(e) for e in obs.get("exposed") or ([[]] * 4)]
-        self.hand_sizes = list(obs.get("hand_sizes") or [13] * 4)
-        self.threat = obs.get("all_hearts_threat")
-        self.led = {t["plays"][0]["card"][1] for t in obs.get("tricks") or ()}
+        self.voids = [set(v) for v in obs["voids"]]
+        self.collected = [list(c) for c in obs["collected"]]
+        self.exposed = set(obs["all_exposed"] or ())
+        self.exposed_by = [list(e) for e in obs["exposed"] or [[]] * 4]
+        self.hand_sizes = list(obs["hand_sizes"])
+        self.threat = obs["all_hearts_threat"]
+        self.led = {t["plays"][0]["card"][1] for t in obs["tricks"]}
         self._exposure_voids(obs)
 
-    def _exposure_voids(self, obs: dict) -> None:
+    def _exposure_voids(self, obs: GongZhuObservation) -> None:
         """An exposed card in the first trick of its suit was its holder's last of that suit."""
-        tricks = [t["plays"] for t in obs.get("tricks") or ()]
+        tricks = [t["plays"] for t in obs["tricks"]]
         if self.plays:
             tricks.append([{"seat": s, "card": c} for s, c in self.plays])
         seen_suits = set()
@@ -68,8 +68,8 @@ class View:
         """The seat and card currently winning the trick."""
         if not self.plays:
             return None
-        suit = self.plays[0][1][1]
-        return max(((s, c) for s, c in self.plays if c[1] == suit), key=lambda sc: RANK[sc[1]])
+        seat = trick_winner(self.plays[0][0], self.trick_cards)
+        return seat, dict(self.plays)[seat]
 
     def gain(self, seat: int, cards) -> int:
         """What taking ``cards`` would change in ``seat``'s hand score."""
@@ -109,11 +109,13 @@ class EasyBot:
     def __init__(self, **options):
         pass
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: GongZhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "expose":
             return legal_actions[0]
         cards = [a["card"] for a in legal_actions]
-        plays = (observation.get("trick") or {}).get("plays") or []
+        plays = observation["trick"]["plays"]  # a play phase's trick: open, maybe empty
         if not plays:
             return _pick(legal_actions, rng.choice(cards))
         suit = plays[0]["card"][1]
@@ -140,7 +142,7 @@ def normal_exposure(hand: list[str]) -> list[str]:
     return chosen
 
 
-def normal_card(obs: dict, cards: list[str]) -> str:
+def normal_card(obs: GongZhuObservation, cards: list[str]) -> str:
     """Normal's play: a sound club player's heuristics."""
     if len(cards) == 1:
         return cards[0]
@@ -276,11 +278,13 @@ class NormalBot:
     def __init__(self, **options):
         pass
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: GongZhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         return hint(observation, legal_actions)
 
 
-def hint(observation: dict, legal_actions: list[dict]) -> dict:
+def hint(observation: GongZhuObservation, legal_actions: list[dict]) -> dict:
     """The Hint a player gets: Normal's choice. In the exposure phase the action names the
     cards to expose (possibly none); in play, the card to play."""
     if not legal_actions:

@@ -33,6 +33,7 @@ from itertools import combinations
 from games.bots.gongzhu import RANK, View, expose_nothing, hint, normal_exposure, pick_exposure
 from games.bots.gongzhu_burden import burden
 from games.engine.cards import STANDARD_DECK
+from games.engine.gongzhu import GongZhuObservation, trick_winner
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
 
 SEATS = 4
@@ -46,20 +47,20 @@ MAX_SAMPLES_FACTOR = 8
 LOWEST_SPADE = "2S"
 
 
-def first_leader(observation: dict) -> int:
+def first_leader(observation: GongZhuObservation) -> int:
     """The seat that led the hand's first trick."""
-    tricks = observation.get("tricks") or ()
+    tricks = observation["tricks"]
     return tricks[0]["leader"] if tricks else observation["trick"]["leader"]
 
 
-def fixed_cards(observation: dict, view: View) -> list[list[str]]:
+def fixed_cards(observation: GongZhuObservation, view: View) -> list[list[str]]:
     """Per seat, the unseen cards whose holder the observation tells: the exposed cards not yet
     played, and 2S with the first leader when the holder of 2S led the hand (no ``dealer``)."""
     me = view.seat
-    unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+    unplayed = observation["exposed_unplayed"] or [[]] * SEATS
     known = [list(unplayed[s]) if s != me else [] for s in range(SEATS)]
     leader = first_leader(observation)
-    if observation.get("dealer") is None and LOWEST_SPADE in view.unseen and leader != me:
+    if observation["dealer"] is None and LOWEST_SPADE in view.unseen and leader != me:
         known[leader].append(LOWEST_SPADE)
     return known
 
@@ -232,12 +233,7 @@ def playout(
     while True:
         if len(trick) == SEATS:
             suit = trick[0][1]
-            best = 0
-            for i in range(1, SEATS):
-                c = trick[i]
-                if c[1] == suit and RANK[c] > RANK[trick[best]]:
-                    best = i
-            winner = (leader + best) % SEATS
+            winner = trick_winner(leader, trick)
             taken[winner].extend(c for c in trick if c in POINT_CARDS)
             if suit not in led:
                 led.add(suit)
@@ -278,16 +274,11 @@ class Trick:
         self.taken = [[c for c in t if c in POINT_CARDS] for t in view.collected]
         self.gone = set(view.played)
 
-    def winner(self, leader: int, cards: list[str]) -> int:
-        suit = cards[0][1]
-        best = max((i for i in range(SEATS) if cards[i][1] == suit), key=lambda i: RANK[cards[i]])
-        return (leader + best) % SEATS
-
     def value(self, seat: int, leader: int, cards: list[str], held: list[str]) -> float:
         """The finished trick's worth to ``seat``, holding ``held`` after it."""
         worth = 0.0
         taken = self.taken[seat]
-        if self.winner(leader, cards) == seat:
+        if trick_winner(leader, cards) == seat:
             points = [c for c in cards if c in POINT_CARDS]
             if points:
                 before = quick_score(taken, self.exposed)
@@ -392,22 +383,24 @@ class HardBot:
             raise ValueError(f"answers: policy or greedy, not {answers!r}")
         self.greedy_answers = answers == "greedy"
 
-    def deals(self, observation: dict, cards: list[str]) -> int:
+    def deals(self, observation: GongZhuObservation, cards: list[str]) -> int:
         """How many deals to sample: ``samples``, or with a ``plays`` budget as many as it
         pays for (each deal costs a playout per candidate card, of the cards still held)."""
         if not self.plays:
             return self.samples
-        cost = len(cards) * max(1, sum(observation.get("hand_sizes") or [13] * SEATS))
+        cost = len(cards) * max(1, sum(observation["hand_sizes"]))
         return max(self.samples, min(self.plays // cost, MAX_SAMPLES_FACTOR * self.samples))
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: GongZhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "expose":
             # One draw whatever the choice is made by, so that the play after it draws the
             # same numbers under each exposure option (a benchmark compares them deal by deal).
             seed = rng.getrandbits(64)
             if not self.exposures:
                 return expose_nothing(legal_actions)
-            if self.exposures == "search" and observation.get("exposable"):
+            if self.exposures == "search" and observation["exposable"]:
                 deals = EXPOSURE_PLAYOUTS >> len(observation["exposable"])
                 values = exposure_values(observation, random.Random(seed), deals, self.aware)
                 margin = self.exposure_margin
@@ -430,7 +423,9 @@ class HardBot:
         choice = max(cards, key=lambda c: (ahead[c], -RANK[c]))
         return next(a for a in legal_actions if a["card"] == choice)
 
-    def shortlist(self, observation: dict, legal_actions: list[dict]) -> list[dict] | None:
+    def shortlist(
+        self, observation: GongZhuObservation, legal_actions: list[dict]
+    ) -> list[dict] | None:
         """The cards Hard weighs here (one of each interchangeable run), or None where it
         does not search: an exposure (Normal's choice) or a single legal action."""
         if legal_actions[0]["type"] == "expose" or len(legal_actions) == 1:
@@ -439,7 +434,11 @@ class HardBot:
         return [by_card[c] for c in candidates(View(observation), list(by_card))]
 
     def evaluate(
-        self, observation: dict, actions: list[dict], rng: random.Random, samples: int | None = None
+        self,
+        observation: GongZhuObservation,
+        actions: list[dict],
+        rng: random.Random,
+        samples: int | None = None,
     ) -> list[float]:
         """Each card's expected score for this seat's hand, over the same sampled deals."""
         cards = [a["card"] for a in actions]
@@ -450,7 +449,7 @@ class HardBot:
 
 
 def exposure_values(
-    observation: dict, rng: random.Random, deals: int, aware: bool = False
+    observation: GongZhuObservation, rng: random.Random, deals: int, aware: bool = False
 ) -> dict[tuple, float]:
     """Each choice of cards to expose (every subset of this seat's exposable cards, none
     first) with its mean score over ``deals`` deals of the unseen cards, each played out with
@@ -471,7 +470,7 @@ def exposure_values(
         hands = [hand] * SEATS
         for i, s in enumerate(others):
             hands[s] = unseen[i * len(hand) : (i + 1) * len(hand)]
-        leader = observation.get("leader")
+        leader = observation["leader"]
         if leader is None:  # the holder of 2S opens the hand
             leader = next(s for s in range(SEATS) if LOWEST_SPADE in hands[s])
         exposed_by = [normal_exposure(h) if s != me else [] for s, h in enumerate(hands)]
@@ -500,7 +499,7 @@ def _restricted(hands: list[list[str]], unplayed, led: set[str]) -> list[set[str
 
 
 def _totals(
-    observation: dict,
+    observation: GongZhuObservation,
     cards: list[str],
     rng: random.Random,
     samples: int,
@@ -511,7 +510,7 @@ def _totals(
     score and of that score less the other seats' mean."""
     view = View(observation)
     me = view.seat
-    unplayed = observation.get("exposed_unplayed") or [[]] * SEATS
+    unplayed = observation["exposed_unplayed"] or [[]] * SEATS
     known = fixed_cards(observation, view)
     exposed = frozenset(view.exposed)
     trick = list(view.trick_cards)

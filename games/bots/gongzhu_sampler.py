@@ -21,11 +21,14 @@ import random
 from games.bots.gongzhu import NormalBot, View, expose_nothing, hint
 from games.bots.gongzhu_hard import SEATS, first_leader, fixed_cards, sample_hands
 from games.engine import get_game
+from games.engine.gongzhu import GongZhuObservation
 
 DEFAULT_SAMPLES = 20
 
 
-def sample_deals(observation: dict, count: int, rng: random.Random) -> list[list[list[str]]]:
+def sample_deals(
+    observation: GongZhuObservation, count: int, rng: random.Random
+) -> list[list[list[str]]]:
     """Up to ``count`` deals of the cards still held (this seat's own hand included), each
     consistent with the observation; a deal the sampler could not complete is left out."""
     view = View(observation)
@@ -38,18 +41,18 @@ def sample_deals(observation: dict, count: int, rng: random.Random) -> list[list
     return deals
 
 
-def position(observation: dict, deal: list[list[str]]):
+def position(observation: GongZhuObservation, deal: list[list[str]]):
     """The engine state of ``deal`` at the observed moment: the cards still held plus the cards
     each seat played make the hand as dealt, and the exposures and plays seen are replayed
     (the engine refuses any that the deal would make illegal)."""
     game = get_game("gongzhu")
-    plays = [(p["seat"], p["card"]) for t in observation.get("tricks") or () for p in t["plays"]]
+    plays = [(p["seat"], p["card"]) for t in observation["tricks"] for p in t["plays"]]
     plays += [(p["seat"], p["card"]) for p in observation["trick"]["plays"]]
     dealt = [list(hand) for hand in deal]
     for seat, card in plays:
         dealt[seat].append(card)
     state = game.new_match_from_deal({"hands": dealt}, dealer=first_leader(observation))
-    for seat, cards in enumerate(observation.get("exposed") or [[]] * SEATS):
+    for seat, cards in enumerate(observation["exposed"] or [[]] * SEATS):
         state = game.apply(state, seat, {"type": "expose", "cards": list(cards)})
     for seat, card in plays:
         state = game.apply(state, seat, {"type": "play", "card": card})
@@ -77,7 +80,9 @@ class SamplerBot:
         self.samples = max(1, int(budget if budget is not None else samples))
         self.policy = NormalBot()
 
-    def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
+    def act(
+        self, observation: GongZhuObservation, legal_actions: list[dict], rng: random.Random
+    ) -> dict:
         if legal_actions[0]["type"] == "expose":
             return expose_nothing(legal_actions)
         if len(legal_actions) == 1:
@@ -89,7 +94,7 @@ class SamplerBot:
         return max(legal_actions, key=lambda a: (means[a["card"]], a == normal))
 
     def evaluate(
-        self, observation: dict, legal_actions: list[dict], rng: random.Random
+        self, observation: GongZhuObservation, legal_actions: list[dict], rng: random.Random
     ) -> dict[str, float] | None:
         """Per legal card, this seat's mean hand score over the same sampled deals; None when
         no deal could be sampled."""

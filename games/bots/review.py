@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from games.bots import get_bot
 from games.bots.task import leave_with_parent
+from games.engine.base import Observation
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Decision:
     """One decision of one seat: what it saw, what it could do and what it did."""
 
     game: str
-    observation: dict
+    observation: Observation  # the game's own type (its engine's ``observation_type``)
     legal: list[dict]
     taken: dict
     seed: str

@@ -4,7 +4,7 @@ registry."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,28 @@ class Combo:
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ValueError("combo count must be a positive integer")
         return cls(kind, low, high, count)
+
+
+class PublicView(TypedDict):
+    """The keys of every game's ``public_view`` (what a spectator may know). Each game's own
+    view type extends it (``games/engine/<game>/observation.py``) and its engine builds every
+    key of that type, always: a value, or None / [] / 0 for "not now", never a missing key
+    (tests/engine/test_observation_types.py)."""
+
+    game: str
+    # The seat that dealt this hand (Gong Zhu: who led its first trick, None for the holder
+    # of 2S in hand 1): ``new_match_from_deal`` takes it back.
+    dealer: int | None
+    totals: list[int]
+    result: dict[str, Any] | None  # the hand's result once it is over
+
+
+class Observation(PublicView):
+    """The keys of every game's ``observation(state, seat)``: the public keys, the seat and
+    its hand. Each game's observation type extends it and its own view type."""
+
+    seat: int
+    hand: list[str]
 
 
 # The codes every game shares, checked in this order before a game's own codes.
@@ -124,8 +146,8 @@ class Game(Protocol):
     def legal_actions(self, state: Any, seat: int) -> list[dict]: ...
     def apply(self, state: Any, seat: int, action: dict) -> Any: ...
     def read(self, state: Any, seat: int, action: dict) -> dict: ...
-    def observation(self, state: Any, seat: int) -> dict: ...
-    def public_view(self, state: Any) -> dict: ...
+    def observation(self, state: Any, seat: int) -> Observation: ...
+    def public_view(self, state: Any) -> PublicView: ...
     def hand_over(self, state: Any) -> bool: ...
     def match_over(self, state: Any) -> bool: ...
     def hand_result(self, state: Any) -> dict: ...
@@ -134,6 +156,16 @@ class Game(Protocol):
     def to_json(self, state: Any) -> dict: ...
     def from_json(self, data: dict) -> Any: ...
     def dealt(self, state: Any) -> dict: ...
+
+    # The game's own TypedDicts over ``Observation`` and ``PublicView``: every key its
+    # ``observation`` and ``public_view`` build.
+    observation_type: type
+    public_view_type: type
+
+    def trick_closed(self, before: PublicView | None, after: PublicView) -> bool:
+        """A rules fact, optional (a game without tricks has none): between two public views
+        or observations, ``before`` None where there was no move before, a trick closed."""
+        ...
 
 
 _REGISTRY: dict[str, Game] = {}

@@ -6,7 +6,8 @@
   ``REVIEW_SAMPLES``: the deals Hard samples per reviewed decision (optional);
 - ``rules.de.md``, ``rules.en.md``: the rule page's default texts (cardsite/rules/defaults.py);
 - ``presenter`` ``context(table, view, seat, selected)``: one seat's observation and the
-  table's public facts -> template context; ``trick_closed(before, after)`` for pacing;
+  table's public facts -> template context (whether a trick closed, for pacing, is a
+  rules fact: the engine's ``trick_closed``);
 - ``frames``    ``action(data)``: a browser frame -> an engine action, or None; ``frame(move)``
   its inverse;
 - ``replay``    ``context(table, hand, steps, names)``: a finished hand, move by move;

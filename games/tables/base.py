@@ -80,9 +80,6 @@ class Presenter(Protocol):
     ) -> dict:
         """The board for one viewer (``seat`` None: a spectator, shown from seat 0)."""
 
-    def trick_closed(self, before: dict, after: dict) -> bool:
-        """Between two public views a trick closed (the bots then rest a little longer)."""
-
 
 class Frames(Protocol):
     def action(self, data: dict) -> dict | None:
@@ -106,7 +103,7 @@ class Messages(Protocol):
 
 # The hooks the machinery calls, module by module: a table plug-in must define every one.
 HOOKS: dict[str, tuple[str, ...]] = {
-    "presenter": ("context", "trick_closed"),
+    "presenter": ("context",),
     "frames": ("action", "frame"),
     "replay": ("context",),
     "messages": ("refusal",),

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext, pgettext_lazy
 
+from games.engine.base import Observation, PublicView
+
 LEVEL_CHOICES = [
     ("easy", gettext_lazy("Easy")),
     ("normal", gettext_lazy("Normal")),
@@ -157,7 +159,7 @@ def standings(rows: list[dict]) -> list[dict]:
     return ranked
 
 
-def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:
+def result_rows(view: PublicView, names: dict, viewer: int | None) -> list[dict]:
     """One row per seat of the hand's breakdown, with the running total."""
     return [
         {
@@ -171,10 +173,11 @@ def result_rows(view: dict, names: dict, viewer: int | None) -> list[dict]:
     ]
 
 
-def selection_reading(view: dict, cards: list, legal: list, readings, label) -> str:
+def selection_reading(view: Observation, cards: list, legal: list, readings, label) -> str:
     """What a selection of the player's own cards is as a play now, in words: the play(s)
     it would be, or why it cannot be one. From the seat's own view: its ``legal`` actions
-    (the engine's, as the observation lists them) and the engine's context-free
+    (the engine's, as the observation lists them), the play to beat (its ``table``, a key
+    of the games that read selections) and the engine's context-free
     ``readings``; nothing else is looked at.
 
     ``label`` names a combination ("pair of 9s"). A selection holding a card the seat does
@@ -183,7 +186,7 @@ def selection_reading(view: dict, cards: list, legal: list, readings, label) -> 
     cards = [c for c in cards[:60] if isinstance(c, str)]
     if not cards:
         return ""
-    if not set(cards) <= set(view.get("hand") or []):
+    if not set(cards) <= set(view["hand"]):
         return str(_("Not a play."))
     # The engine lists legal plays up to suit: a selection fits one if it reads as the same
     # combination (or is exactly its cards, for the plays readings leave to legal_actions).
@@ -203,7 +206,7 @@ def selection_reading(view: dict, cards: list, legal: list, readings, label) -> 
     words = _(" or ").join(label(c) for c in found)
     if not any(a.get("type") in ("play", "pass") for a in legal):
         return str(words)  # not the player's turn to play: what it is, no more
-    if view.get("table"):
+    if view["table"]:
         return str(
             _("%(play)s – cannot beat %(table)s")
             % {

@@ -24,6 +24,7 @@ def observation(seat, hand, plays, leader, tricks=(), collected=None):
     return {
         "seat": seat,
         "hand": list(hand),
+        "leader": leader,
         "trick": {"leader": leader, "plays": [{"seat": s, "card": c} for s, c in plays]},
         "tricks": list(tricks),
         "voids": [[], [], [], []],
@@ -32,6 +33,7 @@ def observation(seat, hand, plays, leader, tricks=(), collected=None):
         "exposed": [[], [], [], []],
         "exposed_unplayed": [[], [], [], []],
         "hand_sizes": [len(hand)] * 4,
+        "all_hearts_threat": None,
         "dealer": 0,
     }
 

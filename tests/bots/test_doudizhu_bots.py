@@ -127,7 +127,11 @@ def _first_bid(hand: list[str]) -> dict:
     unseen = {name: 1 if name in ("BJ", "RJ") else 4 for name in RANK_NAMES}
     for card in hand:
         unseen[RANK_NAMES[rank_index(card)]] -= 1
-    return {"hand": hand, "seat": 1, "card_counts": [17, 17, 17], "unseen": unseen, "bids": []}
+    return {
+        **game.observation(game.new_match(seed=0, seats=3), 1),
+        "hand": hand,
+        "unseen": unseen,
+    }
 
 
 def test_bids_follow_hand_strength():

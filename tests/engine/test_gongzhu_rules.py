@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction, get_game
-from games.engine.gongzhu import CODES
+from games.engine.gongzhu import CODES, trick_winner
 from games.engine.gongzhu.rules import match_decided, out_seats
 from games.engine.gongzhu.state import PLAY, from_json, to_json
 
@@ -213,6 +213,27 @@ def test_the_highest_card_of_the_led_suit_wins_and_leads_next():
     assert obs["last_trick"]["winner"] == 2
     assert obs["last_trick"]["plays"][1] == {"seat": 1, "card": "AD"}
     assert obs["voids"][1] == ["C"] and obs["voids"][3] == ["C"]
+
+
+def test_the_trick_winner_is_one_public_rule_for_a_closed_trick_and_an_open_one():
+    # The bots ask the engine who wins (or is winning) a trick: games.engine.gongzhu.
+    assert trick_winner(0, ["5C", "AD", "9C", "KS"]) == 2
+    assert trick_winner(3, ["5C", "AD", "9C", "KS"]) == 1
+    assert trick_winner(1, ["7H"]) == 1
+    assert trick_winner(1, ["7H", "AH", "2H"]) == 2
+
+
+def test_a_trick_closes_with_its_fourth_card_and_stays_closed_until_the_next():
+    hands = [["5C", "2H"], ["AD", "3H"], ["9C", "4H"], ["KS", "5H"]]
+    state = make_state(hands)
+    closed = []
+    for seat, card in [*enumerate(["5C", "AD", "9C", "KS"]), (2, "4H")]:
+        before = game.public_view(state)
+        state = play(state, seat, card)
+        closed.append(game.trick_closed(before, game.public_view(state)))
+        # The same fact from a seat's observations, and with no view before.
+        assert game.trick_closed(None, game.observation(state, seat)) == closed[-1]
+    assert closed == [False, False, False, True, False]
 
 
 def test_the_trick_winner_takes_its_point_cards():

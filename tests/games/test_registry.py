@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 
 import pytest
@@ -13,11 +14,12 @@ from games.engine import game_names
 from games.tables.base import HOOKS
 
 HOOK_CODE = {
-    "presenter": "def context(table, view, seat, selected=()): return {}\n"
-    "def trick_closed(before, after): return False\n",
+    "presenter": "def context(table, view, seat, selected=()): return {}\n",
     "frames": "def action(data): return None\ndef frame(move): return {}\n",
     "replay": "def context(table, hand, steps, names): return {}\n",
     "messages": "def refusal(code, params): return None\n",
+    "stats": "def facts(hands): return []\n",
+    "review": "def position(observation): return {}\ndef note(position, names): return ''\n",
 }
 
 
@@ -50,9 +52,37 @@ def test_every_game_the_engine_knows_has_its_record_and_plug_in():
 
 
 def test_a_plug_in_missing_a_hook_is_refused_by_name(plug_in):
-    plug_in({**HOOK_CODE, "presenter": "def context(table, view, seat, selected=()): return {}\n"})
-    with pytest.raises(ImproperlyConfigured, match=r"fake\.presenter must define trick_closed"):
+    plug_in({**HOOK_CODE, "frames": "def action(data): return None\n"})
+    with pytest.raises(ImproperlyConfigured, match=r"fake\.frames must define frame"):
         registry._load("fake")
+
+
+def test_a_presenter_leaves_the_rules_facts_to_the_engine(plug_in, monkeypatch):
+    # Whether a trick closed is a rules fact: the presenter, context() alone, is complete.
+    plug_in(HOOK_CODE)
+    from games.engine import get_game
+
+    monkeypatch.setattr(registry, "get_game", lambda name: get_game("gongzhu"))
+    assert registry._load("fake").playable
+
+
+def test_the_bots_rest_longer_after_a_trick_closes_as_the_engine_says():
+    for game in registry.table_games():
+        engine = game.engine
+        rng = random.Random(3)
+        state = engine.new_match(3, game.info.seat_counts[0])
+        before = None
+        pauses = []
+        while not engine.hand_over(state):
+            seat = rng.choice(engine.to_move(state))
+            state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            after = engine.public_view(state)
+            closed = engine.trick_closed(before, after)
+            assert closed == engine.trick_closed(before, engine.observation(state, seat))
+            pauses.append(game.pause_after(before or {}, after))
+            assert pauses[-1] == (registry.TRICK_PAUSE if closed else registry.MOVE_PAUSE)
+            before = after
+        assert registry.TRICK_PAUSE in pauses and registry.MOVE_PAUSE in pauses, game.name
 
 
 def test_a_plug_in_missing_a_module_is_refused_by_name(plug_in):

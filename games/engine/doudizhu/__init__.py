@@ -12,6 +12,7 @@ from games.engine.doudizhu import observation as _observation
 from games.engine.doudizhu import rules, state
 from games.engine.doudizhu.actions import CODES
 from games.engine.doudizhu.combos import beats, readings
+from games.engine.doudizhu.observation import DouDizhuObservation, DouDizhuView
 from games.engine.doudizhu.rules import new_match_fixed
 from games.engine.doudizhu.scoring import stake
 from games.engine.doudizhu.state import DEFAULT_HANDS, MATCH_LENGTHS
@@ -27,13 +28,26 @@ INFO = GameInfo(
     order=3,
 )
 
-__all__ = ["CODES", "INFO", "DouDizhu", "beats", "game", "new_match_fixed", "readings", "stake"]
+__all__ = [
+    "CODES",
+    "INFO",
+    "DouDizhu",
+    "DouDizhuObservation",
+    "DouDizhuView",
+    "beats",
+    "game",
+    "new_match_fixed",
+    "readings",
+    "stake",
+]
 
 
 class DouDizhu:
     info = INFO
     name = INFO.name
     seat_counts = INFO.seat_counts
+    observation_type = DouDizhuObservation
+    public_view_type = DouDizhuView
 
     new_match = staticmethod(rules.new_match)
     new_match_from_deal = staticmethod(rules.new_match_from_deal)
@@ -43,6 +57,7 @@ class DouDizhu:
     read = staticmethod(rules.read)
     observation = staticmethod(_observation.observation)
     public_view = staticmethod(_observation.public_view)
+    trick_closed = staticmethod(_observation.trick_closed)
     hand_over = staticmethod(rules.hand_over)
     match_over = staticmethod(rules.match_over)
     hand_result = staticmethod(rules.hand_result)

@@ -14,6 +14,7 @@ from games.engine.gandengyan import observation as _observation
 from games.engine.gandengyan import rules
 from games.engine.gandengyan.actions import CODES
 from games.engine.gandengyan.combos import beats, readings
+from games.engine.gandengyan.observation import GanDengYanObservation, GanDengYanView
 from games.engine.gandengyan.scoring import settle
 from games.engine.gandengyan.state import (
     DEALER_CARDS,
@@ -36,7 +37,16 @@ INFO = GameInfo(
     order=2,
 )
 
-__all__ = ["CODES", "GAME", "INFO", "beats", "readings", "settle"]
+__all__ = [
+    "CODES",
+    "GAME",
+    "INFO",
+    "GanDengYanObservation",
+    "GanDengYanView",
+    "beats",
+    "readings",
+    "settle",
+]
 
 
 class GanDengYan:
@@ -44,6 +54,8 @@ class GanDengYan:
     name = INFO.name
     seat_counts = INFO.seat_counts
     default_seats = INFO.default_seats
+    observation_type = GanDengYanObservation
+    public_view_type = GanDengYanView
 
     def new_match(self, seed: int, seats: int, options: dict | None = None) -> State:
         if seats not in self.seat_counts:
@@ -95,11 +107,13 @@ class GanDengYan:
     def read(self, state: State, seat: int, action: dict) -> dict:
         return rules.read(state, seat, action)
 
-    def observation(self, state: State, seat: int) -> dict:
+    def observation(self, state: State, seat: int) -> GanDengYanObservation:
         return _observation.observation(state, seat)
 
-    def public_view(self, state: State) -> dict:
+    def public_view(self, state: State) -> GanDengYanView:
         return _observation.public_view(state)
+
+    trick_closed = staticmethod(_observation.trick_closed)
 
     def hand_over(self, state: State) -> bool:
         return state.turn is None

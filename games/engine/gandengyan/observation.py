@@ -10,12 +10,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.base import Combo
+from games.engine.base import Combo, Observation, PublicView
 from games.engine.cards import JOKERS
 from games.engine.gandengyan import rules
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
 from games.engine.gandengyan.scoring import CAP
 from games.engine.gandengyan.state import State
+
+
+class GanDengYanView(PublicView):
+    """Gan Deng Yan's public view. Log entries (``log``, ``trick``, ``table``) are dicts
+    with ``type`` and ``seat``: a play adds ``cards``, ``combo`` and ``jokers_as`` (each
+    joker's stand-in rank), a draw ``count`` (and ``cards`` for the drawer's own view)."""
+
+    seats: int
+    draw: str  # the draw rule: "all" or "winner"
+    round: int
+    turn: int | None  # None once the round is over
+    leading: bool  # the seat to move leads a new trick
+    table: dict[str, Any] | None  # the play to beat
+    requirement: dict[str, Any] | None  # what beats it (``rules.requirement``)
+    passes: int
+    trick: list[dict[str, Any]]  # this trick's plays and passes
+    log: list[dict[str, Any]]  # the round's entries, in order
+    played_cards: list[str]
+    counts: list[int]  # cards held per seat
+    stock: int  # cards left in the stock
+    bombs: int
+    base_multiplier: int
+    not_played: list[int]  # seats that have not played a card this round
+    hand_over: bool
+    winner: int | None  # the round's winner once it is over
+
+
+class GanDengYanObservation(GanDengYanView, Observation):
+    """One seat's observation: the public view, its hand and its moves."""
+
+    my_turn: bool
+    legal: list[dict[str, Any]]  # the seat's legal actions ([] when not its turn)
+    playable: list[str]  # the held cards some legal play uses
+    unseen: dict[str, int]  # per rank (jokers together as "jokers"), cards not seen
+    tracker: dict[str, int]  # the 2s and jokers not seen
 
 
 def _entry(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -32,7 +67,7 @@ def _entry(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     return dict(entry)
 
 
-def public_view(state: State, viewer: int | None = None) -> dict[str, Any]:
+def public_view(state: State, viewer: int | None = None) -> GanDengYanView:
     table = rules.table_combo(state)
     plays = [e for e in state.log if e["type"] == "play"]
     played_cards = [c for e in plays for c in e["cards"]]
@@ -62,7 +97,7 @@ def public_view(state: State, viewer: int | None = None) -> dict[str, Any]:
     }
 
 
-def observation(state: State, seat: int) -> dict[str, Any]:
+def observation(state: State, seat: int) -> GanDengYanObservation:
     view = public_view(state, viewer=seat)
     hand = list(state.hands[seat])
     legal = rules.legal_actions(state, seat)
@@ -85,3 +120,9 @@ def observation(state: State, seat: int) -> dict[str, Any]:
         tracker={"2": unseen["2"], "jokers": unseen["jokers"]},
     )
     return view
+
+
+def trick_closed(before: GanDengYanView | None, after: GanDengYanView) -> bool:
+    """Between two public views (or observations; ``before`` None where there was no move
+    before) a trick closed: everyone else passed (its draws follow)."""
+    return before is not None and bool(before["trick"]) and not after["trick"]

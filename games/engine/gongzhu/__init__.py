@@ -13,6 +13,8 @@ from games.engine.gongzhu import observation as _observation
 from games.engine.gongzhu import rules as _rules
 from games.engine.gongzhu import state as _state
 from games.engine.gongzhu.actions import CODES
+from games.engine.gongzhu.observation import GongZhuObservation, GongZhuView, Trick
+from games.engine.gongzhu.rules import trick_winner
 from games.engine.gongzhu.scoring import (
     EXPOSABLE,
     GOAT,
@@ -23,6 +25,7 @@ from games.engine.gongzhu.scoring import (
     breakdown,
     score_hand,
 )
+from games.engine.gongzhu.state import RANK
 
 INFO = GameInfo(
     name="gongzhu",
@@ -39,14 +42,19 @@ __all__ = [
     "EXPOSABLE",
     "GOAT",
     "INFO",
+    "GongZhuObservation",
+    "GongZhuView",
     "HEART_ACE",
     "PIG",
     "POINT_CARDS",
+    "RANK",
     "TRANSFORMER",
     "GongZhu",
+    "Trick",
     "breakdown",
     "game",
     "score_hand",
+    "trick_winner",
 ]
 
 
@@ -54,6 +62,8 @@ class GongZhu:
     info = INFO
     name = INFO.name
     seat_counts = INFO.seat_counts
+    observation_type = GongZhuObservation
+    public_view_type = GongZhuView
 
     def new_match(self, seed: int, seats: int = 4, options: dict | None = None):
         if seats != 4:
@@ -86,6 +96,7 @@ class GongZhu:
     read = staticmethod(_rules.read)
     observation = staticmethod(_observation.observation)
     public_view = staticmethod(_observation.public_view)
+    trick_closed = staticmethod(_observation.trick_closed)
     hand_over = staticmethod(_rules.hand_over)
     match_over = staticmethod(_rules.match_over)
     hand_result = staticmethod(_rules.hand_result)

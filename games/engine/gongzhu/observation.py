@@ -11,6 +11,9 @@ exposed.
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
+from games.engine.base import Observation, PublicView
 from games.engine.cards import SUITS
 from games.engine.gongzhu.rules import (
     EXPOSE,
@@ -29,6 +32,57 @@ from games.engine.gongzhu.rules import (
 )
 from games.engine.gongzhu.scoring import HEART_VALUES
 from games.engine.gongzhu.state import SEATS, State
+
+
+class Play(TypedDict):
+    seat: int
+    card: str
+
+
+class Trick(TypedDict):
+    leader: int
+    plays: list[Play]  # in playing order
+    winner: int | None  # None while the trick is open
+
+
+class Refusal(TypedDict):
+    code: str
+    params: dict[str, Any]
+
+
+class GongZhuView(PublicView):
+    """Gong Zhu's public view: every key, in both phases (None / [] where the exposure
+    phase has nothing to show yet)."""
+
+    hand_number: int
+    phase: str  # "expose", "play", "over"
+    hand_sizes: list[int]
+    prior_totals: list[int]
+    out: list[int]  # the seats at -1000 or below
+    match_over: bool
+    winner: int | None  # the match's winner once it is over
+    to_move: int | None  # None in the exposure phase (simultaneous) and once the hand is over
+    leader: int | None  # who leads (led) the current trick; None while unknown
+    exposed: list[list[str]] | None  # per seat, its exposed cards (None while deciding)
+    exposed_unplayed: list[list[str]] | None  # per seat, its exposed cards still held
+    all_exposed: list[str] | None  # every exposed card, sorted (None while deciding)
+    trick: Trick | None  # the open trick (None in the exposure phase)
+    last_trick: Trick | None
+    tricks: list[Trick]  # the closed tricks of this hand, in order
+    collected: list[list[str]]  # per seat, the point cards it has taken
+    hand_scores: list[int]
+    voids: list[list[str]]  # per seat, the suits it has shown it no longer holds
+    all_hearts_threat: int | None
+
+
+class GongZhuObservation(GongZhuView, Observation):
+    """One seat's observation: the public view, its hand and its own choices."""
+
+    decided: bool  # this seat has chosen its exposure (always True after the exposure phase)
+    my_exposure: list[str] | None  # None while undecided
+    exposable: list[str]  # the cards it may expose ([] after the exposure phase)
+    legal_cards: list[str]  # the cards it may play now ([] when not its turn)
+    unplayable: dict[str, Refusal]  # on its turn, each held card it may not play and why
 
 
 def _plays(leader: int, cards) -> list[dict]:
@@ -59,7 +113,7 @@ def all_hearts_threat(state: State) -> int | None:
     return holders[0] if len(holders) == 1 else None
 
 
-def _table(state: State) -> dict:
+def _table(state: State) -> GongZhuView:
     """Everything public about the hand, shared by every seat's view and the spectator's."""
     current = totals(state)
     view = {
@@ -84,6 +138,7 @@ def _table(state: State) -> dict:
             leader=state.leader if state.open_leader else None,
             exposed=None,
             exposed_unplayed=None,
+            all_exposed=None,
             trick=None,
             last_trick=None,
             tricks=[],
@@ -116,7 +171,7 @@ def _table(state: State) -> dict:
     return view
 
 
-def observation(state: State, seat: int) -> dict:
+def observation(state: State, seat: int) -> GongZhuObservation:
     view = _table(state)
     hand = state.hands[seat]
     view["seat"] = seat
@@ -143,5 +198,13 @@ def observation(state: State, seat: int) -> dict:
     return view
 
 
-def public_view(state: State) -> dict:
+def public_view(state: State) -> GongZhuView:
     return _table(state)
+
+
+def trick_closed(before: GongZhuView | None, after: GongZhuView) -> bool:
+    """Between two public views (or observations; ``before`` None where there was no move
+    before) a trick closed: its fourth card was just played, and the closed trick stays in
+    view until the next card."""
+    trick = after["trick"]
+    return after["last_trick"] is not None and not (trick and trick["plays"])

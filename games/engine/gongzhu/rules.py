@@ -152,12 +152,7 @@ def _play(state: State, seat: int, card: str) -> State:
         return new
     leader = state.leader
     suit = trick[0][1]
-    best = 0
-    for i in range(1, SEATS):
-        c = trick[i]
-        if c[1] == suit and RANK[c] > RANK[trick[best]]:
-            best = i
-    winner = (leader + best) % SEATS
+    winner = trick_winner(leader, trick)
     points = tuple(c for c in trick if c in POINT_CARDS)
     if points:
         taken = list(state.taken)
@@ -174,7 +169,8 @@ def _play(state: State, seat: int, card: str) -> State:
 
 
 def trick_winner(leader: int, cards) -> int:
-    """The seat whose card is the highest of the led suit (``cards`` in playing order)."""
+    """The seat whose card is the highest of the led suit (``cards`` in playing order from
+    ``leader``): the trick's winner once all four played, the seat winning it so far before."""
     suit = cards[0][1]
     best = 0
     for i, c in enumerate(cards):

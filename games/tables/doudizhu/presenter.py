@@ -15,7 +15,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine.doudizhu import readings
+from games.engine.doudizhu import DouDizhuObservation, DouDizhuView, readings
 from games.tables.base import TableSummary
 from games.tables.common import (
     LEVEL_CHOICES,
@@ -46,7 +46,7 @@ def signature(cards) -> str:
 
 def play_of(entry: dict, names: dict) -> Play:
     name = names[entry["seat"]]["name"]
-    if entry.get("cards") is None:
+    if entry["cards"] is None:
         return Play(entry["seat"], name, passed=True)
     return Play(entry["seat"], name, [Card(c) for c in entry["cards"]], combo_label(entry["combo"]))
 
@@ -56,7 +56,7 @@ def current_round(plays: list[dict]) -> list[dict]:
     start = 0
     passes = 0
     for i, entry in enumerate(plays):
-        if entry.get("cards") is None:
+        if entry["cards"] is None:
             passes += 1
             if passes == 2:
                 start = i + 1
@@ -80,30 +80,33 @@ def readings_by_selection(legal: list[dict]) -> dict[str, list[dict]]:
     }
 
 
-def _public_unseen(view: dict) -> dict[str, int]:
+def _public_unseen(view: DouDizhuView) -> dict[str, int]:
     """For a watcher: the cards not yet played or shown."""
     counts = dict(DECK_COUNTS)
-    shown = list(view.get("kitty") or [])
-    for entry in view.get("plays") or []:
-        shown += entry.get("cards") or []
+    shown = list(view["kitty"] or [])
+    for entry in view["plays"]:
+        shown += entry["cards"] or []
     for c in shown:
         counts[rank_of(c)] -= 1
     return counts
 
 
-def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
-    """The Dou Dizhu board for one viewer (``seat`` None: a spectator at seat 0)."""
+def context(
+    table: TableSummary, view: DouDizhuObservation | DouDizhuView, seat: int | None, selected=()
+) -> dict:
+    """The Dou Dizhu board for one viewer (``seat`` None: a spectator at seat 0, whose view
+    is the public one: no hand, no legal actions, no unseen counts of its own)."""
     viewer = 0 if seat is None else seat
     names = table.names()
-    over = bool(view.get("hand_over"))
+    over = view["hand_over"]
     bidding = view["phase"] == "bidding"
-    turn = view.get("to_move")
+    turn = view["to_move"]
     turn = turn[0] if turn else None
-    landlord = view.get("landlord")
-    plays = view.get("plays") or []
+    landlord = view["landlord"]
+    plays = view["plays"]
     round_plays = current_round(plays)
-    table_play = view.get("table")
-    result = view.get("result") if over else None
+    table_play = view["table"]
+    result = view["result"] if over else None
     winner = None
     if result:
         winner = next((s for s, row in enumerate(result["breakdown"]) if row.get("went_out")), None)
@@ -115,7 +118,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         latest.pop(table_play["seat"], None)
 
     bids_by_seat: dict[int, list[int]] = {}
-    for b in view.get("bids") or []:
+    for b in view["bids"]:
         bids_by_seat.setdefault(b["seat"], []).append(b["value"])
 
     seats = []
@@ -132,7 +135,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
                 "count": count,
                 "alert": count in (1, 2) and not bidding and not over,
                 "total": view["totals"][s],
-                "dealer": view.get("dealer") == s,
+                "dealer": view["dealer"] == s,
                 "landlord": landlord == s,
                 "peasant": landlord is not None and landlord != s,
                 "to_move": not over and turn == s,
@@ -143,13 +146,13 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         )
 
     my_turn = seat is not None and not over and turn == seat
-    legal = (view.get("legal_actions") or []) if my_turn else []
-    leading = bool(view.get("leading"))
+    legal = view["legal_actions"] if my_turn else []
+    leading = view["leading"]
     following = my_turn and not bidding and not leading
     plays_legal = [a for a in legal if a["type"] == "play"]
     can_play = bool(plays_legal)
     playable = {rank_of(c) for a in plays_legal for c in a["cards"]}
-    kitty = view.get("kitty")
+    kitty = view["kitty"]
     fresh_kitty = landlord is not None and not plays and not over
     new_cards = set(kitty or []) if fresh_kitty and seat == landlord else set()
     hand = [
@@ -159,19 +162,19 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
             selected=c in selected,
             new=c in new_cards,
         )
-        for c in view.get("hand") or []
+        for c in (view["hand"] if seat is not None else [])
     ]
     bid_options = [a["value"] for a in legal if a["type"] == "bid" and a["value"]]
-    unseen = view.get("unseen") or _public_unseen(view)
-    multiplier = view.get("multiplier") or {}
+    unseen = view["unseen"] if seat is not None else _public_unseen(view)
+    multiplier = view["multiplier"]
     on_table = play_of(table_play, names) if table_play else None
     if over:
-        last = [e for e in plays if e.get("cards")]
+        last = [e for e in plays if e["cards"]]
         on_table = play_of(last[-1], names) if last else None
     # A bomb or the rocket just played gets its moment (the page animates it once per play).
-    played = [e for e in plays if e.get("cards")]
+    played = [e for e in plays if e["cards"]]
     boom = ""
-    if played and not over and (played[-1].get("combo") or {}).get("kind") in ("bomb", "rocket"):
+    if played and not over and played[-1]["combo"]["kind"] in ("bomb", "rocket"):
         boom = played[-1]["combo"]["kind"] if table_play else ""
     if bidding:
         phase = "bidding"
@@ -205,24 +208,24 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "kitty": [Card(c) for c in kitty] if kitty is not None else None,
         "kitty_fresh": fresh_kitty,
         "landlord_name": names[landlord]["name"] if landlord is not None else "",
-        "bid": view.get("bid") or 0,
-        "bombs": multiplier.get("bombs", 0),
-        "stake": multiplier.get("stake", 0),
+        "bid": view["bid"],
+        "bombs": multiplier["bombs"],
+        "stake": multiplier["stake"],
         "unseen": [
             {
                 # A joker's glyph is its card's (★ both, told apart by colour and name).
                 "rank": Card(r).rank if r in ("BJ", "RJ") else ("10" if r == "T" else r),
                 "name": card_name(r) if r in ("BJ", "RJ") else "",
                 "code": r,
-                "count": unseen.get(r, 0),
+                "count": unseen[r],
             }
             for r in ORDER
         ],
         # shown until the first card is played, so a quick bidding does not hide it
-        "thrown_in": bool(view.get("last_deal_thrown_in")) and not plays and not over,
-        "redeals": view.get("redeals", 0),
-        "hand_number": view.get("hand_number", 1),
-        "hands_in_match": view.get("hands_in_match", 1),
+        "thrown_in": view["last_deal_thrown_in"] and not plays and not over,
+        "redeals": view["redeals"],
+        "hand_number": view["hand_number"],
+        "hands_in_match": view["hands_in_match"],
         "status": _status(view, seat, names, my_turn, bidding, leading, can_play, winner),
         "announce": _announcement(view, names),
         "result": _result(view, names, seat, winner, table) if result else None,
@@ -238,17 +241,26 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     }
 
 
-def _status(view, seat, names, my_turn, bidding, leading, can_play, winner) -> str:
-    if view.get("hand_over"):
+def _status(
+    view: DouDizhuObservation | DouDizhuView,
+    seat,
+    names,
+    my_turn,
+    bidding,
+    leading,
+    can_play,
+    winner,
+) -> str:
+    if view["hand_over"]:
         if winner is None:
             return ""
         if winner == seat:
             return _("You are out of cards: the hand is over.")
         return _("%(name)s is out of cards: the hand is over.") % {"name": names[winner]["name"]}
-    turn = (view.get("to_move") or [None])[0]
+    turn = (view["to_move"] or [None])[0]
     if bidding:
         if my_turn:
-            if view.get("bid"):
+            if view["bid"]:
                 return _("Your bid: more than %(bid)s, or pass.") % {"bid": view["bid"]}
             return _("Your bid: 1, 2 or 3 points, or pass.")
         return _("%(name)s is bidding…") % {"name": names[turn]["name"]}
@@ -264,18 +276,18 @@ def _status(view, seat, names, my_turn, bidding, leading, can_play, winner) -> s
     return ""
 
 
-def _announcement(view, names) -> str:
+def _announcement(view: DouDizhuObservation | DouDizhuView, names) -> str:
     """One sentence for the screen reader's live region: the latest move."""
-    plays = view.get("plays") or []
+    plays = view["plays"]
     if plays:
         entry = plays[-1]
         name = names[entry["seat"]]["name"]
-        if entry.get("cards") is None:
+        if entry["cards"] is None:
             return _("%(name)s passed.") % {"name": name}
         return _("%(name)s played %(play)s.") % {"name": name, "play": combo_label(entry["combo"])}
-    if view.get("landlord") is not None:
+    if view["landlord"] is not None:
         return _("%(name)s is the landlord.") % {"name": names[view["landlord"]]["name"]}
-    bids = view.get("bids") or []
+    bids = view["bids"]
     if bids:
         b = bids[-1]
         name = names[b["seat"]]["name"]
@@ -285,7 +297,7 @@ def _announcement(view, names) -> str:
     return ""
 
 
-def _result(view, names, seat, winner, table) -> dict:
+def _result(view: DouDizhuObservation | DouDizhuView, names, seat, winner, table) -> dict:
     result = view["result"]
     rows = result_rows(view, names, seat)
     first = result["breakdown"][0]
@@ -319,12 +331,7 @@ def _result(view, names, seat, winner, table) -> dict:
     }
 
 
-def trick_closed(before: dict, after: dict) -> bool:
-    """Two passes in a row: the round closed (the last seat to play leads again)."""
-    return bool(before.get("table")) and not after.get("table")
-
-
-def reading(view: dict, cards: list) -> str:
+def reading(view: DouDizhuObservation, cards: list) -> str:
     """A selection in words, read live as the player selects (``games.tables.common``)."""
-    legal = view.get("legal_actions") or []
+    legal = view["legal_actions"]
     return selection_reading(view, cards, legal, readings, combo_label)

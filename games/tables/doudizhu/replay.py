@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.doudizhu import DouDizhuView
 from games.tables.base import TableSummary
 from games.tables.common import Card
 from games.tables.doudizhu.presenter import play_of
@@ -14,7 +15,7 @@ def _rounds(plays: list[dict], names: dict) -> list[dict]:
     passes = 0
     for entry in plays:
         current.append(play_of(entry, names))
-        if entry.get("cards") is None:
+        if entry["cards"] is None:
             passes += 1
             if passes == 2:
                 rounds.append(current)
@@ -35,14 +36,19 @@ def context(table: TableSummary, hand, steps, names) -> dict:
         for seat, action, view in steps:
             if action.get("type") == "bid":
                 bids.append({"name": names[seat]["name"], "value": action.get("value")})
-                if view.get("redeals", 0) > redeals:
+                if view["redeals"] > redeals:
                     redeals = view["redeals"]
                     bids.append({"thrown_in": True})
-        final = steps[-1][2] if steps else {}
-        plays = final.get("plays") or []
-        landlord = final.get("landlord")
-        kitty = final.get("kitty") or []
-        bid = final.get("bid") or 0
+        final: DouDizhuView | None = steps[-1][2] if steps else None  # the last public view
+        if final is None:
+            plays, landlord, kitty, bid = [], None, [], 0
+        else:
+            plays, landlord, kitty, bid = (
+                final["plays"],
+                final["landlord"],
+                final["kitty"] or [],
+                final["bid"],
+            )
     else:
         plays = []
         redeals = 0

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from games.engine.doudizhu import DouDizhuObservation
 
-def position(observation: dict) -> dict:
-    table = observation.get("table")
+
+def position(observation: DouDizhuObservation) -> dict:
+    table = observation["table"]
     return {
         "hand": list(observation["hand"]),
         "table": [{"seat": table["seat"], "cards": list(table["cards"])}] if table else [],
-        "landlord": observation.get("landlord"),
+        "landlord": observation["landlord"],
         "seat": observation["seat"],
     }
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.base import Combo
 from games.engine.cards import JOKERS
-from games.engine.gandengyan import readings
+from games.engine.gandengyan import GanDengYanObservation, GanDengYanView, readings
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
 from games.tables.base import TableSummary
 from games.tables.common import (
@@ -119,13 +119,13 @@ def requirement_text(req: dict | None) -> str:
     return text
 
 
-def _readings_by_selection(view: dict) -> dict[str, list[dict]]:
+def _readings_by_selection(view: GanDengYanObservation) -> dict[str, list[dict]]:
     """The selections that read more than one way as a legal play now, each with its
     readings, for the chips above the hand. A selection is a play up to suit and joker
     (its signature); a selection with one reading or none needs no chip: the server reads
     it or says why not. Only these are sent, to keep a big hand's frame small."""
     by_sig: dict[str, list[dict]] = {}
-    for action in view.get("legal") or []:
+    for action in view["legal"]:
         if action["type"] != "play":
             continue
         combo = action["combo"]
@@ -176,17 +176,20 @@ def _closed_trick(log: list[dict]) -> list[dict]:
     return [e for e in log[start + 1 : end] if e["type"] in ("play", "pass")]
 
 
-def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
-    """The Gan Deng Yan board for one viewer (``seat`` None: a spectator at seat 0)."""
+def context(
+    table: TableSummary, view: GanDengYanObservation | GanDengYanView, seat: int | None, selected=()
+) -> dict:
+    """The Gan Deng Yan board for one viewer (``seat`` None: a spectator at seat 0, whose
+    view is the public one: no hand, no legal plays, no tracker of its own)."""
     viewer = 0 if seat is None else seat
     names = table.names()
     n = view["seats"]
     where = _positions(n, viewer)
-    turn = view.get("turn")
-    over = bool(view.get("result"))
-    log = view.get("log") or []
-    trick = view.get("trick") or []
-    not_played = set(view.get("not_played") or [])
+    turn = view["turn"]
+    over = bool(view["result"])
+    log = view["log"]
+    trick = view["trick"]
+    not_played = set(view["not_played"])
     totals = view["totals"]
 
     # Each seat's latest move in the trick (a pass, or the cards it played).
@@ -194,7 +197,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     for entry in trick:
         if entry["type"] in ("play", "pass"):
             latest[entry["seat"]] = play_of(entry, names)
-    if view.get("table"):
+    if view["table"]:
         # The play to beat is shown in the middle, not twice.
         latest.pop(view["table"]["seat"], None)
 
@@ -210,16 +213,16 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
                 "is_viewer": s == seat,
                 "count": view["counts"][s],
                 "total": totals[s],
-                "dealer": view.get("dealer") == s,
+                "dealer": view["dealer"] == s,
                 "to_move": not over and turn == s,
                 # Not played yet, unless the seat has just passed: the pass is the newer fact.
                 "spring": s in not_played and not over and not (s in latest and latest[s].passed),
                 "latest": latest.get(s),
-                "winner": over and view.get("winner") == s,
+                "winner": over and view["winner"] == s,
             }
         )
 
-    table_play = view.get("table")
+    table_play = view["table"]
     on_table = play_of(table_play, names) if table_play else None
     draws, trick_winner = _last_draws(log)
     # A trick that has just closed stays in view, with the draws, until the next play.
@@ -241,9 +244,9 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     new_cards = {c for d in draws if d["seat"] == seat for c in d.get("cards", [])}
 
     my_turn = seat is not None and not over and turn == seat
-    leading = bool(view.get("leading"))
+    leading = view["leading"]
     following = my_turn and not leading
-    playable = set(view.get("playable") or []) if my_turn else set()
+    playable = set(view["playable"]) if my_turn else set()
     hand = [
         HandCard(
             c,
@@ -251,13 +254,13 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
             selected=c in selected,
             new=c in new_cards,
         )
-        for c in view.get("hand") or []
+        for c in (view["hand"] if seat is not None else [])
     ]
     readings = _readings_by_selection(view) if my_turn else {}
-    can_play = any(a["type"] == "play" for a in view.get("legal") or []) if my_turn else False
+    can_play = any(a["type"] == "play" for a in view["legal"]) if my_turn else False
 
     status = _status(view, seat, names, my_turn, leading, can_play)
-    tracker = view.get("tracker") or _public_tracker(view)
+    tracker = view["tracker"] if seat is not None else _public_tracker(view)
     return {
         "view": view,
         "viewer": seat,
@@ -268,7 +271,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "opponents": [s for s in seats if s["position"] != "bottom"],
         "me": next(s for s in seats if s["position"] == "bottom"),
         "on_table": on_table,
-        "requirement": requirement_text(view.get("requirement")) if table_play else "",
+        "requirement": requirement_text(view["requirement"]) if table_play else "",
         "closed": closed,
         "closed_winner": names[trick_winner]["name"] if closed and trick_winner is not None else "",
         "draw_feed": draw_feed if (not trick and not over) else [],
@@ -280,14 +283,14 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "can_play": can_play,
         "readings_json": json.dumps(readings, separators=(",", ":")),
         "status": status,
-        "stock": view.get("stock", 0),
-        "bombs": view.get("bombs", 0),
-        "base_multiplier": view.get("base_multiplier", 1),
-        "draw_rule": view.get("draw"),
+        "stock": view["stock"],
+        "bombs": view["bombs"],
+        "base_multiplier": view["base_multiplier"],
+        "draw_rule": view["draw"],
         "tracker": tracker,
-        "round": view.get("round", 1),
-        "dealer_name": names[view["dealer"]]["name"] if view.get("dealer") is not None else "",
-        "viewer_deals": seat is not None and view.get("dealer") == seat,
+        "round": view["round"],
+        "dealer_name": names[view["dealer"]]["name"] if view["dealer"] is not None else "",
+        "viewer_deals": seat is not None and view["dealer"] == seat,
         "fresh_deal": not any(e["type"] in ("play", "pass") for e in log),
         "result": _result(view, names, seat) if over else None,
         "match_over": not table.is_active,
@@ -305,26 +308,28 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     }
 
 
-def _public_tracker(view: dict) -> dict:
+def _public_tracker(view: GanDengYanView) -> dict:
     """For a spectator: 2s and jokers not yet played (hands and stock together)."""
-    played = view.get("played_cards") or []
+    played = view["played_cards"]
     return {
         "2": 4 - sum(1 for c in played if c[0] == "2" and c not in JOKERS),
         "jokers": 2 - sum(1 for c in played if c in JOKERS),
     }
 
 
-def _status(view, seat, names, my_turn, leading, can_play) -> str:
-    if view.get("result"):
-        winner = view.get("winner")
+def _status(
+    view: GanDengYanObservation | GanDengYanView, seat, names, my_turn, leading, can_play
+) -> str:
+    if view["result"]:
+        winner = view["winner"]
         if winner == seat:
             return _("You are out of cards: you win the round!")
         return _("%(name)s is out of cards and wins the round.") % {"name": names[winner]["name"]}
-    turn = view.get("turn")
+    turn = view["turn"]
     if my_turn:
         if leading:
             return _("Your lead: play any valid combination.")
-        text = requirement_text(view.get("requirement"))
+        text = requirement_text(view["requirement"])
         if not can_play:
             text += " – " + _("you have nothing that beats it: pass.")
         return text
@@ -373,7 +378,7 @@ def _round_log(log, names, seat) -> list[dict]:
     return rows[::-1]
 
 
-def _result(view, names, seat) -> dict:
+def _result(view: GanDengYanObservation | GanDengYanView, names, seat) -> dict:
     result = view["result"]
     rows = result_rows(view, names, seat)
     return {
@@ -384,12 +389,7 @@ def _result(view, names, seat) -> dict:
     }
 
 
-def trick_closed(before: dict, after: dict) -> bool:
-    """Everyone else passed: the trick closed (its draws follow)."""
-    return bool(before.get("trick")) and not after.get("trick")
-
-
-def reading(view: dict, cards: list) -> str:
+def reading(view: GanDengYanObservation, cards: list) -> str:
     """A selection in words, read live as the player selects (``games.tables.common``)."""
-    legal = view.get("legal") or []
+    legal = view["legal"]
     return selection_reading(view, cards, legal, readings, combo_label)

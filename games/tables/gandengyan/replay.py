@@ -19,7 +19,7 @@ def context(table: TableSummary, hand, steps, names) -> dict:
     stock = list(deal.get("stock") or [])
     n = len(deal.get("hands") or [])
     if steps is not None:
-        log = (steps[-1][2].get("log") or []) if steps else []
+        log = steps[-1][2]["log"] if steps else []  # the last public view's
     else:
         log = _log_from_actions(hand, n, (table.options or {}).get("draw", "all"))
     # A new trick starts at the first play or pass after a trick closed.

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.engine.gandengyan import GanDengYanObservation
 
-def position(observation: dict) -> dict:
-    table = observation.get("table")
+
+def position(observation: GanDengYanObservation) -> dict:
+    table = observation["table"]
     return {
         "hand": list(observation["hand"]),
         "table": [{"seat": table["seat"], "cards": list(table["cards"])}] if table else [],

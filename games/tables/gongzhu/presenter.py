@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine.gongzhu import EXPOSABLE
+from games.engine.gongzhu import EXPOSABLE, GongZhuObservation, GongZhuView
 from games.tables.base import TableSummary
 from games.tables.common import (
     LEVEL_CHOICES,
@@ -46,23 +46,26 @@ def exposure_effect(card: str) -> str:
     }[card]
 
 
-def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> dict:
-    """The Gong Zhu board for one viewer (``seat`` None: a spectator sitting at seat 0)."""
+def context(
+    table: TableSummary, view: GongZhuObservation | GongZhuView, seat: int | None, selected=()
+) -> dict:
+    """The Gong Zhu board for one viewer (``seat`` None: a spectator sitting at seat 0, whose
+    view is the public one: no hand, no choices of its own)."""
     viewer = 0 if seat is None else seat
     names = table.names()
     phase = view["phase"]
-    to_move = view.get("to_move")
+    to_move = view["to_move"]
     totals = view["totals"]
-    out = set(view.get("out") or [])
-    trick = view.get("trick") or {"plays": []}
-    last = view.get("last_trick")
+    out = set(view["out"])
+    trick = view["trick"] or {"plays": []}  # None in the exposure phase
+    last = view["last_trick"]
     # A trick that has just closed stays in the middle until the next card is played.
     showing_closed = bool(last and not trick["plays"] and phase != "expose")
     center_plays = last["plays"] if showing_closed else trick["plays"]
 
     seats = []
     for s in range(4):
-        exposed_unplayed = (view.get("exposed_unplayed") or [[]] * 4)[s]
+        exposed_unplayed = (view["exposed_unplayed"] or [[]] * 4)[s]
         seats.append(
             {
                 "index": s,
@@ -76,10 +79,10 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
                 "total": totals[s],
                 "out": s in out,
                 "to_move": phase == "play" and to_move == s,
-                "threat": view.get("all_hearts_threat") == s,
+                "threat": view["all_hearts_threat"] == s,
                 "exposed": [Card(c) for c in exposed_unplayed],
-                "exposed_all": [Card(c) for c in (view.get("exposed") or [[]] * 4)[s]],
-                "collected": [Card(c) for c in (view.get("collected") or [[]] * 4)[s]],
+                "exposed_all": [Card(c) for c in (view["exposed"] or [[]] * 4)[s]],
+                "collected": [Card(c) for c in view["collected"][s]],
                 "played": None,
             }
         )
@@ -91,18 +94,18 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         if p["card"] in MARKERS
     ]
 
-    hand_cards = view.get("hand") or []
-    legal = set(view.get("legal_cards") or [])
-    my_turn = seat is not None and phase == "play" and to_move == seat and not view.get("result")
+    hand_cards = view["hand"] if seat is not None else []
+    my_turn = seat is not None and phase == "play" and to_move == seat and not view["result"]
+    legal = set(view["legal_cards"]) if my_turn else set()
     reasons = {}
     wait_reason = ""  # on the board, not on each card: it changes with every move
     if my_turn:
         # Why a card may not be played comes from the rules, with the seat's observation.
         reasons = {
             card: messages.refusal(r["code"], r["params"]) or ""
-            for card, r in (view.get("unplayable") or {}).items()
+            for card, r in view["unplayable"].items()
         }
-    elif seat is not None and phase == "play" and not view.get("result"):
+    elif seat is not None and phase == "play" and not view["result"]:
         waiting = names[to_move]["name"] if to_move is not None else ""
         wait_reason = _("Wait for your turn: %(name)s is playing.") % {"name": waiting}
     hand = [
@@ -117,22 +120,22 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     exposure = None
     if seat is not None and phase == "expose":
         exposure = {
-            "decided": view.get("decided"),
-            "choice": [Card(c) for c in (view.get("my_exposure") or [])],
+            "decided": view["decided"],
+            "choice": [Card(c) for c in (view["my_exposure"] or [])],
             "options": [
                 {"card": Card(c, selected=c in selected), "effect": exposure_effect(c)}
-                for c in view.get("exposable") or []
+                for c in view["exposable"]
             ],
         }
 
     status = _status(view, seat, names, showing_closed, last)
     # The empty choice was made for a player with nothing to expose: say so in the first trick.
     no_exposure_note = False
-    if seat is not None and phase == "play" and not view.get("tricks"):
+    if seat is not None and phase == "play" and not view["tricks"]:
         in_trick = [p["card"] for p in trick["plays"] if p["seat"] == seat]
         dealt = set(hand_cards) | set(in_trick)
         no_exposure_note = not (dealt & set(EXPOSABLE))
-    result = _result(view, names, viewer) if view.get("result") else None
+    result = _result(view, names, viewer) if view["result"] else None
     return {
         "view": view,
         "viewer": seat,
@@ -142,15 +145,15 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "seats_by_position": {s["position"]: s for s in seats},
         "center_closed": showing_closed,
         "closed_winner": names[last["winner"]]["name"]
-        if showing_closed and last.get("winner") is not None
+        if showing_closed and last["winner"] is not None
         else "",
         "markers": markers,
         "last_trick": [
             {"seat": names[p["seat"]]["name"], "card": Card(p["card"])}
-            for p in (last or {}).get("plays", [])
+            for p in (last["plays"] if last else [])
         ],
         "last_trick_winner": names[last["winner"]]["name"]
-        if last and last.get("winner") is not None
+        if last and last["winner"] is not None
         else "",
         "hand": hand,
         "my_turn": my_turn,
@@ -159,7 +162,7 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "status": status,
         "result": result,
         "hand_number": view["hand_number"],
-        "match_over": view.get("match_over") or not table.is_active,
+        "match_over": view["match_over"] or not table.is_active,
         "resigned": table.resigned,
         "version": view["version"],
         "table": table,
@@ -167,32 +170,32 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         "level_choices": LEVEL_CHOICES,
         "no_exposure_note": no_exposure_note,
         "bots_moving": phase == "play"
-        and not view.get("result")
+        and not view["result"]
         and to_move is not None
         and to_move != seat
         and names.get(to_move, {}).get("is_bot", False),
     }
 
 
-def _status(view, seat, names, showing_closed, last) -> str:
+def _status(view: GongZhuObservation | GongZhuView, seat, names, showing_closed, last) -> str:
     phase = view["phase"]
-    if view.get("result"):
+    if view["result"]:
         return _("The hand is over.")
     if phase == "expose":
         if seat is None:
             return _("The players are deciding what to expose.")
-        if view.get("decided"):
+        if view["decided"]:
             return _("Waiting until everyone has decided what to expose…")
-        if not view.get("exposable"):
+        if not view["exposable"]:
             return _("You have no card to expose this hand.")
         return _("Expose cards to double their effect – or decline.")
-    to_move = view.get("to_move")
+    to_move = view["to_move"]
     if seat is not None and to_move == seat:
-        trick = view.get("trick") or {"plays": []}
+        trick = view["trick"] or {"plays": []}
         if not trick["plays"]:
             return _("Your lead: play any card.")
         suit = trick["plays"][0]["card"][1]
-        if any(c[1] == suit for c in view.get("hand") or []):
+        if any(c[1] == suit for c in view["hand"]):
             return _("Your turn: follow %(suit)s.") % {"suit": SUIT_NAMES[suit]}
         return _("Your turn: you have no %(suit)s, play any card.") % {"suit": SUIT_NAMES[suit]}
     if to_move is not None:
@@ -200,10 +203,11 @@ def _status(view, seat, names, showing_closed, last) -> str:
     return ""
 
 
-def _announcement(view, names) -> str:
+def _announcement(view: GongZhuObservation | GongZhuView, names) -> str:
     """One sentence for the screen reader's live region: the latest card played."""
-    trick = view.get("trick") or {"plays": []}
-    plays = trick["plays"] or ((view.get("last_trick") or {}).get("plays") or [])
+    trick = view["trick"] or {"plays": []}
+    last = view["last_trick"]
+    plays = trick["plays"] or (last["plays"] if last else [])
     if not plays:
         return ""
     p = plays[-1]
@@ -211,13 +215,12 @@ def _announcement(view, names) -> str:
         "name": names[p["seat"]]["name"],
         "card": card_name(p["card"]),
     }
-    last = view.get("last_trick")
-    if not trick["plays"] and last and last.get("winner") is not None:
+    if not trick["plays"] and last and last["winner"] is not None:
         text += " " + _("%(name)s takes the trick.") % {"name": names[last["winner"]]["name"]}
     return text
 
 
-def _result(view, names, viewer) -> dict:
+def _result(view: GongZhuObservation | GongZhuView, names, viewer) -> dict:
     rows = result_rows(view, names, viewer)
     ranking = standings(
         [
@@ -225,10 +228,5 @@ def _result(view, names, viewer) -> dict:
             for s, t in enumerate(view["totals"])
         ]
     )
-    won = view.get("winner") == viewer if view.get("match_over") else None
+    won = view["winner"] == viewer if view["match_over"] else None
     return {"rows": rows, "ranking": ranking, "won": won}
-
-
-def trick_closed(before: dict, after: dict) -> bool:
-    """The fourth card of a trick was just played (the closed trick stays in view)."""
-    return bool(after.get("last_trick")) and not (after.get("trick") or {}).get("plays")

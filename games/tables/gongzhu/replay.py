@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.gongzhu import GongZhuView
 from games.tables.base import TableSummary
 from games.tables.common import Card
 
@@ -9,11 +10,11 @@ from games.tables.common import Card
 def context(table: TableSummary, hand, steps, names) -> dict:
     """Trick by trick, from the rebuilt hand (``steps``) or, failing that, the logged plays."""
     if steps is not None:
-        final = steps[-1][2] if steps else {}
-        tricks = final.get("tricks") or []
+        final: GongZhuView | None = steps[-1][2] if steps else None  # the last public view
+        tricks = final["tricks"] if final else []
         exposures = [
             {"name": names[s]["name"], "cards": [Card(c) for c in cards]}
-            for s, cards in enumerate(final.get("exposed") or [])
+            for s, cards in enumerate((final["exposed"] if final else None) or [])
             if cards
         ]
     else:
@@ -37,7 +38,7 @@ def context(table: TableSummary, hand, steps, names) -> dict:
                 "plays": [
                     {"name": names[p["seat"]]["name"], "card": Card(p["card"])} for p in t["plays"]
                 ],
-                "winner": names[t["winner"]]["name"] if t.get("winner") is not None else "",
+                "winner": names[t["winner"]]["name"] if t["winner"] is not None else "",
             }
             for i, t in enumerate(tricks)
         ],

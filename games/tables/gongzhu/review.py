@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from games.engine.gongzhu import GongZhuObservation
 
-def position(observation: dict) -> dict:
+
+def position(observation: GongZhuObservation) -> dict:
+    trick = observation["trick"]  # None in the exposure phase
     return {
         "hand": list(observation["hand"]),
         "table": [
-            {"seat": p["seat"], "cards": [p["card"]]}
-            for p in (observation.get("trick") or {}).get("plays", [])
+            {"seat": p["seat"], "cards": [p["card"]]} for p in (trick["plays"] if trick else [])
         ],
-        "trick": len(observation.get("tricks") or []) + 1,
+        "trick": len(observation["tricks"]) + 1,
     }
 
 
