@@ -25,7 +25,7 @@ SEEDS = range(3)
 
 
 def _configs():
-    for name in game_names():
+    for name in game_names(unlisted=True):
         for seats in get_game(name).seat_counts:
             yield pytest.param(name, seats, id=f"{name}-{seats}")
 
@@ -88,7 +88,7 @@ def _check(value: dict, typed, where: str) -> None:
 
 
 def test_every_game_types_its_observation_over_the_shared_keys():
-    for name in game_names():
+    for name in game_names(unlisted=True):
         game = get_game(name)
         observation, view = game.observation_type, game.public_view_type
         assert is_typeddict(observation) and is_typeddict(view), name

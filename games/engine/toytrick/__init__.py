@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.engine.base import GameInfo, register
 from games.engine.cards import check_deal
+from games.engine.toytrick import observation as _observation
 from games.engine.toytrick import rules as _rules
 from games.engine.toytrick.rules import CODES, DECK, HAND_SIZE, SEATS
 
@@ -51,6 +52,10 @@ class ToyTrick:
         if dealer not in range(SEATS):
             raise ValueError("the dealer is one of the two seats")
         return _rules.new_hand(seed, 1, (0,) * SEATS, dealer, hands, stock)
+
+    observation_type = _observation.ToyTrickObservation
+    public_view_type = _observation.ToyTrickView
+    trick_closed = staticmethod(_observation.trick_closed)
 
     to_move = staticmethod(_rules.to_move)
     legal_actions = staticmethod(_rules.legal_actions)

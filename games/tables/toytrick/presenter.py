@@ -128,8 +128,3 @@ def _result(view: dict, names: dict, viewer: int) -> dict:
     )
     won = view.get("winner") == viewer if view.get("match_over") else None
     return {"rows": result_rows(view, names, viewer), "ranking": ranking, "won": won}
-
-
-def trick_closed(before: dict, after: dict) -> bool:
-    """The second card of a trick was just played (the closed trick stays in view)."""
-    return bool(after.get("last_trick")) and not (after.get("trick") or {}).get("plays")
