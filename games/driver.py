@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games import metrics, signals
 from games.bots.task import BotTask, choose, leave_with_parent
-from games.live import BACKGROUND, database_call
+from games.live import BACKGROUND, DATABASE_ERRORS, database_call
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +189,9 @@ class Driver:
                     await database_call(services.sweep_presence, priority=BACKGROUND)()
             except asyncio.CancelledError:
                 raise
+            except DATABASE_ERRORS as e:
+                # The database away (a restart): one line, and the next round tries again.
+                log.warning("bot sweep: database unavailable (%s)", type(e).__name__)
             except Exception:  # noqa: BLE001
                 log.exception("bot sweep failed")
             await asyncio.sleep(SWEEP_SECONDS)
