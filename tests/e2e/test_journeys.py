@@ -162,6 +162,9 @@ def test_a_signed_up_player(browser_in, site_url, game, lang):
     journey.done()
 
 
+# Once too: the pages and languages are the journey's; people at one table on PostgreSQL and
+# Redis are test_play_together's, which runs on both passes (CI's time: 2-2.5 min each here).
+@pytest.mark.once
 @pytest.mark.parametrize(("game", "lang"), cells(guest_language))
 def test_two_people_at_one_table(browser_in, site_url, game, lang):
     journey = Journey(f"two people playing {game} in {lang}, browsers in {other(lang)} and {lang}")
