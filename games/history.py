@@ -153,7 +153,7 @@ def replay_steps(
         if game.dealt(state) != hands[n].deal:
             return None
         if start is not None and n == number:
-            start["dealer"] = game.public_view(state).get("dealer")
+            start["dealer"] = game.public_view(state)["dealer"]
         steps = []
         count = getattr(game, "deals_in_hand", None)
         dealt = count(state) if count else 1
