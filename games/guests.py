@@ -25,7 +25,7 @@ class GuestLimit(Exception):
 
 
 def create_guest(ip: str, language: str):
-    limit = ratelimit.Limit.of("guest", ip, getattr(settings, "GUEST_LIMIT_PER_HOUR", 20), 3600)
+    limit = ratelimit.Limit.of("guest", ip, settings.GUEST_LIMIT_PER_HOUR, 3600)
     try:
         # Counted atomically before the guest is made: parallel "Play now" requests each get
         # their own count, so no more than the limit of them get through.
