@@ -210,13 +210,7 @@ def snapshot(
             board = services.look(code, user, committed, since=-1 if toast else since)
         except services.Refused:
             return None
-        if board is None:
-            return None
-        if board.unchanged:
-            return _frame("", board.table)
-        if not board.may_watch:
-            return None
-        return _board(board, user, selected=selected, toast=toast, opened=opened)
+        return _seen(board, user, selected=selected, toast=toast, opened=opened)
 
 
 def drawn(code, user, language: str, since: int, opened=frozenset()) -> Frame | None:
@@ -225,19 +219,21 @@ def drawn(code, user, language: str, since: int, opened=frozenset()) -> Frame | 
     there is no copy or the board needs a read after all (the caller then snapshots)."""
     with translation.override(language):
         try:
-            board = services.look(code, user, since=since, kept_only=True)
+            return _seen(
+                services.look(code, user, since=since, kept_only=True), user, opened=opened
+            )
         except SynchronousOnlyOperation:
             return None  # something of the board is not in the copy: read it in its thread
-        if board is None:
-            return None
-        if board.unchanged:
-            return _frame("", board.table)
-        if not board.may_watch:
-            return None
-        try:
-            return _board(board, user, opened=opened)
-        except SynchronousOnlyOperation:
-            return None
+
+
+def _seen(board: services.Board | None, user, **kind) -> Frame | None:
+    """A looked-up board's frame: "" when the viewer has its version already, None when there
+    is none or the viewer may not watch, else the board drawn."""
+    if board is None:
+        return None
+    if board.unchanged:
+        return _frame("", board.table)
+    return _board(board, user, **kind) if board.may_watch else None
 
 
 def read(code, user, language: str, data: dict) -> str:

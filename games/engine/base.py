@@ -48,6 +48,27 @@ class PublicView(TypedDict):
     result: dict[str, Any] | None  # the hand's result once it is over
 
 
+class Refusal(TypedDict):
+    """Why an action is refused, as ``IllegalAction`` says it: its code and the values its
+    sentence names (an observation's reasons for the cards a seat may not play)."""
+
+    code: str
+    params: dict[str, Any]
+
+
+class TrickPlay(TypedDict):
+    seat: int
+    card: str
+
+
+class Trick(TypedDict):
+    """A trick of a trick-taking game as its views show it."""
+
+    leader: int
+    plays: list[TrickPlay]  # in playing order
+    winner: int | None  # None while the trick is open
+
+
 class Observation(PublicView):
     """The keys of every game's ``observation(state, seat)``: the public keys, the seat and
     its hand. Each game's observation type extends it and its own view type."""

@@ -11,9 +11,7 @@ exposed.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
-
-from games.engine.base import Observation, PublicView
+from games.engine.base import Observation, PublicView, Refusal, Trick
 from games.engine.cards import SUITS
 from games.engine.gongzhu.rules import (
     EXPOSE,
@@ -32,22 +30,6 @@ from games.engine.gongzhu.rules import (
 )
 from games.engine.gongzhu.scoring import HEART_VALUES
 from games.engine.gongzhu.state import SEATS, State
-
-
-class Play(TypedDict):
-    seat: int
-    card: str
-
-
-class Trick(TypedDict):
-    leader: int
-    plays: list[Play]  # in playing order
-    winner: int | None  # None while the trick is open
-
-
-class Refusal(TypedDict):
-    code: str
-    params: dict[str, Any]
 
 
 class GongZhuView(PublicView):

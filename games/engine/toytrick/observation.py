@@ -3,25 +3,7 @@ rules fact the table's pacing asks: did a trick just close."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
-
-from games.engine.base import Observation, PublicView
-
-
-class Play(TypedDict):
-    seat: int
-    card: str
-
-
-class Trick(TypedDict):
-    leader: int
-    plays: list[Play]  # in playing order
-    winner: int | None  # None while the trick is open
-
-
-class Refusal(TypedDict):
-    code: str
-    params: dict[str, Any]
+from games.engine.base import Observation, PublicView, Refusal, Trick
 
 
 class ToyTrickView(PublicView):
