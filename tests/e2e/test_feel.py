@@ -1,10 +1,12 @@
 """The feel of a card table in Chromium (static/js/feel.js): a hidden tab that marks the
-player's turn in its title and icon; sounds, off until the player turns them on."""
+player's turn in its title and icon; sounds, off until the player turns them on; cards that
+travel, and a move made while they do taken at once."""
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import test_doudizhu as ddz
+from tests.e2e.test_paced import GAMES, version
 
 # A tab in the background, as the page sees it: document.hidden and visibilityState follow
 # window.__hidden, and hide(page, on) says so with the event a browser sends.
@@ -113,7 +115,7 @@ def test_with_sound_on_the_turn_sound_plays_once_per_turn_and_the_choice_is_kept
     assert "card.wav" in played(page) or "bomb.wav" in played(page)
     # The files load from the site (its Content-Security-Policy allows them: conftest.py fails
     # a test on any violation).
-    page.wait_for_function("window.__audio.every((a) => a.readyState >= 1 || a.error)")
+    page.wait_for_function("() => window.__audio.every((a) => a.readyState >= 1 || a.error)")
     assert page.evaluate("window.__audio.every((a) => !a.error)")
 
     # The device remembers it, and so does the account: the same guest in another browser.
@@ -126,3 +128,127 @@ def test_with_sound_on_the_turn_sound_plays_once_per_turn_and_the_choice_is_kept
     # Turned off there: off on that device, and for the account.
     other.get_by_test_id("sound").click()
     expect(other.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+
+
+# The first card a computer player lays on the table from now on: its centre on screen at
+# every frame while it moves, and its seat's centre and box (window.__travel).
+TRAVEL = r"""() => {
+  window.__travel = null;
+  const sel = '#trick .trick__card:not(.trick__card--bottom) .card, #center .combo-play[data-seat] .card';
+  // By its card: a region drawn again (a trick that closes) brings the same cards anew.
+  const seen = new Set([...document.querySelectorAll(sel)].map((e) => e.dataset.card));
+  const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+  const obs = new MutationObserver(() => {
+    const card = [...document.querySelectorAll(sel)].find((e) => !seen.has(e.dataset.card) &&
+      (!e.closest('.combo-play') || document.getElementById('seat-' + e.closest('.combo-play').dataset.seat)));
+    if (!card) return;
+    obs.disconnect();
+    const mover = card.closest('.trick__card') || card;
+    const slot = /trick__card--(\w+)/.exec(mover.className);
+    const seat = slot ? document.querySelector('#board .seat--' + slot[1])
+      : document.getElementById('seat-' + card.closest('.combo-play').dataset.seat);
+    const r = seat.getBoundingClientRect();
+    const t = window.__travel = {seat: centre(r), box: [r.left, r.top, r.right, r.bottom], at: [], done: false};
+    const step = () => {
+      t.at.push(centre(mover.getBoundingClientRect()));
+      if (mover.isConnected && mover.getAnimations().length) requestAnimationFrame(step);
+      else t.done = true;
+    };
+    step();
+  });
+  obs.observe(document.body, {subtree: true, childList: true});
+}"""
+
+# Every call of Element.animate (the Web Animations API), counted.
+ANIMATE = """
+window.__animated = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function () { window.__animated += 1; return animate.apply(this, arguments); };
+"""
+
+
+def slow_motion(page, rate: float) -> None:
+    """Every animation of the page at ``rate`` times its speed (Chrome's DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
+
+
+def distance(a, b) -> float:
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def until_a_bot_card(page, game, check) -> None:
+    """The player's turns, until a computer player's card reaches the table after one of them:
+    then ``check(page)``, with __travel recording that card."""
+    start, wait, turn, over = GAMES[game]
+    for _ in range(16):
+        wait(page)
+        if page.locator(over).is_visible():
+            page.get_by_test_id("next-hand").click()
+            expect(page.locator(over)).to_have_count(0)
+            continue
+        page.evaluate(TRAVEL)
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+        wait(page)
+        if page.evaluate("window.__travel"):
+            check(page)
+            return
+    raise AssertionError("no computer player's card reached the table")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_computer_players_card_travels_from_its_seat_to_its_place(page, site_url, game):
+    page.add_init_script(ANIMATE)
+    GAMES[game][0](page, site_url)
+    slow_motion(page, 0.25)
+
+    def travelled(page):
+        page.wait_for_function("() => window.__travel.done", timeout=15000)
+        t = page.evaluate("window.__travel")
+        path, seat = t["at"], t["seat"]
+        rest = path[-1]
+        whole = distance(seat, rest)
+        assert whole > 40, t  # a seat and the table are apart on screen
+        # It starts at its seat (whose box may have grown by the play: the cards it shows) ...
+        left, top, right, bottom = t["box"]
+        margin = 0.1 * whole
+        assert left - margin <= path[0][0] <= right + margin, t
+        assert top - margin <= path[0][1] <= bottom + margin, t
+        # ... passes between (a move, not a fade) ...
+        assert any(0.25 * whole < distance(p, rest) < 0.75 * whole for p in path), t
+        # ... and rests at its place, where the board puts it.
+        mover = (
+            "#trick .trick__card:not(.trick__card--bottom), #center .combo-play[data-seat] .card"
+        )
+        assert page.evaluate("(s) => document.querySelector(s).getAnimations().length", mover) == 0
+
+    until_a_bot_card(page, game, travelled)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_move_made_while_cards_travel_is_taken_at_once(page, site_url, game):
+    start, wait, turn, _over = GAMES[game]
+    start(page, site_url)
+    slow_motion(page, 0.02)  # a card's way takes some 20 s
+
+    def move_now(page):
+        assert page.evaluate("document.getAnimations().some((a) => a.playState === 'running')")
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute(
+            "data-version", str(before), timeout=5000
+        )
+
+    until_a_bot_card(page, game, move_now)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_with_reduced_motion_nothing_moves(page, site_url, game):
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(ANIMATE)
+    GAMES[game][0](page, site_url)
+    until_a_bot_card(page, game, lambda page: None)
+    assert page.evaluate("window.__animated") == 0
