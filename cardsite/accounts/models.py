@@ -14,6 +14,9 @@ class Profile(models.Model):
         _("preferred language"), max_length=8, choices=settings.LANGUAGES, blank=True
     )
     is_guest = models.BooleanField(_("guest"), default=False)
+    # The table's sounds (static/js/feel.js), off until the player turns them on; a device
+    # remembers its own choice too, which wins there.
+    sound = models.BooleanField(_("sound at the table"), default=False)
 
     class Meta:
         verbose_name = _("profile")

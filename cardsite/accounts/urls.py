@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout/", views.logout_view, name="logout"),
     path("profile/", views.profile, name="profile"),
     path("delete/", views.delete_account, name="delete"),
+    path("sound/", views.sound, name="sound"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password_reset_done"),

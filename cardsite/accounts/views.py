@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import translation
@@ -186,6 +186,16 @@ def delete_account(request):
         messages.info(request, _("Your account has been deleted. Thank you for playing."))
         return redirect("lobby")
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def sound(request):
+    """The table's sound toggle (static/js/feel.js): the choice kept with the account too."""
+    if request.user.is_authenticated:
+        prof = profile_for(request.user)
+        prof.sound = request.POST.get("on") == "1"
+        prof.save(update_fields=["sound"])
+    return HttpResponse(status=204)
 
 
 @require_POST

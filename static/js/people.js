@@ -5,13 +5,10 @@
  * - the invitation link is shown absolute and copied with one click;
  * - the turn timer counts down to the deadline the server set (the server acts on it, this
  *   only shows it);
- * - a player whose tab is in the background sees in its title that it is their turn;
  * - quick reactions show as bubbles for a few seconds.
  */
 (function () {
   "use strict";
-
-  var baseTitle = document.title;
 
   function page() { return document.querySelector(".table-page"); }
   function board() { return document.getElementById("board"); }
@@ -21,8 +18,8 @@
     return !!(b && (b.classList.contains("is-my-turn") || b.querySelector(".turn-timer")));
   }
 
-  // The moment it becomes the player's turn: the board pulses once (no sound), and a tab in
-  // the background says so in its title.
+  // The moment it becomes the player's turn: the board pulses once (a tab in the background
+  // says so in its title and icon at every table: static/js/feel.js).
   var wasMyTurn = false;
   function cue() {
     var p = page();
@@ -34,11 +31,6 @@
       setTimeout(function () { b.classList.remove("turn-cue"); }, 1400);
     }
     wasMyTurn = mine;
-    if (document.hidden && myTurn()) {
-      document.title = "● " + (p.dataset.yourTurn || "") + " – " + baseTitle;
-    } else if (document.title !== baseTitle) {
-      document.title = baseTitle;
-    }
   }
 
   function tick() {
@@ -126,6 +118,5 @@
   document.addEventListener("DOMContentLoaded", afterBoard);
   document.addEventListener("htmx:wsAfterMessage", keepSelection);
   document.addEventListener("htmx:wsAfterMessage", afterBoard);
-  document.addEventListener("visibilitychange", cue);
   setInterval(tick, 1000);
 })();

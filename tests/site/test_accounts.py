@@ -227,3 +227,17 @@ def test_admin_is_at_admin(client, django_user_model):
     staff = django_user_model.objects.create_superuser("root", "r@example.com", PASSWORD)
     client.force_login(staff)
     assert client.get("/admin/").status_code == 200
+
+
+def test_the_tables_sound_toggle_is_kept_with_the_account(client, alice):
+    assert profile_for(alice).sound is False  # off until the player turns it on
+    client.force_login(alice)
+    assert client.get(url("accounts:sound")).status_code == 405  # POST only
+    assert client.post(url("accounts:sound"), {"on": "1"}).status_code == 204
+    assert profile_for(alice).sound is True
+    client.post(url("accounts:sound"), {"on": "0"})
+    assert profile_for(alice).sound is False
+
+
+def test_the_sound_toggle_without_an_account_keeps_nothing(client):
+    assert client.post(url("accounts:sound"), {"on": "1"}).status_code == 204

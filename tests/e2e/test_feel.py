@@ -1,0 +1,254 @@
+"""The feel of a card table in Chromium (static/js/feel.js): a hidden tab that marks the
+player's turn in its title and icon; sounds, off until the player turns them on; cards that
+travel, and a move made while they do taken at once."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import test_doudizhu as ddz
+from tests.e2e.test_paced import GAMES, version
+
+# A tab in the background, as the page sees it: document.hidden and visibilityState follow
+# window.__hidden, and hide(page, on) says so with the event a browser sends.
+HIDDEN = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", {get() { return window.__hidden; }});
+Object.defineProperty(Document.prototype, "visibilityState",
+                      {get() { return window.__hidden ? "hidden" : "visible"; }});
+"""
+
+
+def hide(page, on: bool) -> None:
+    page.evaluate(
+        "on => { window.__hidden = on; document.dispatchEvent(new Event('visibilitychange')); }",
+        on,
+    )
+
+
+def icon(page) -> str:
+    return page.locator("link[rel=icon]").get_attribute("href")
+
+
+YOUR_TURN = {"en": "Your turn", "de": "Du bist dran"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_turn_that_begins_in_a_hidden_tab_marks_its_title_and_icon(page, site_url, lang):
+    page.add_init_script(HIDDEN)
+    ddz.start(page, site_url, lang=lang)
+    ddz.wait_for_turn(page)
+    title, plain_icon = page.title(), icon(page)
+    assert "●" not in title and "turn" not in plain_icon
+
+    # The player moves, then looks elsewhere; the computer players answer meanwhile.
+    hide(page, True)
+    ddz.take_turn(page)
+    ddz.wait_for_turn(page)
+    if page.get_by_test_id("settlement").is_visible():
+        pytest.skip("the hand ended on the player's first move")  # a rare deal
+    expect(page).to_have_title(f"● {YOUR_TURN[lang]} – {title}")
+    assert icon(page).endswith("favicon-turn.svg")
+
+    # Back on the tab: the title and icon are the page's own again; the board still says it.
+    hide(page, False)
+    expect(page).to_have_title(title)
+    assert icon(page) == plain_icon
+    expect(page.locator("#board.is-my-turn")).to_be_visible()
+
+
+# Every media element's play(), as it is called: what it plays, and the element.
+PLAYS = """
+window.__played = [];
+window.__audio = [];
+const play = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function () {
+  window.__played.push(this.src.split("/").pop());
+  if (!window.__audio.includes(this)) window.__audio.push(this);
+  return play.apply(this, arguments);
+};
+"""
+
+
+def played(page) -> list[str]:
+    return page.evaluate("window.__played")
+
+
+def turns(page, n: int) -> int:
+    """``n`` of the player's turns taken, each until it is theirs again: how many came back
+    (a hand that ends stops early)."""
+    back = 0
+    for _ in range(n):
+        ddz.take_turn(page)
+        ddz.wait_for_turn(page)
+        if page.get_by_test_id("settlement").is_visible():
+            break
+        back += 1
+    return back
+
+
+def test_with_sound_off_nothing_plays(page, site_url):
+    page.add_init_script(PLAYS)
+    ddz.start(page, site_url)
+    ddz.wait_for_turn(page)
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+    assert turns(page, 3) >= 1
+    assert played(page) == []
+    assert page.evaluate("document.querySelectorAll('audio').length") == 0
+
+
+def test_with_sound_on_the_turn_sound_plays_once_per_turn_and_the_choice_is_kept(
+    page, browser_in, site_url
+):
+    page.add_init_script(PLAYS)
+    ddz.start(page, site_url)
+    ddz.wait_for_turn(page)
+    toggle = page.get_by_test_id("sound")
+    with page.expect_response(lambda r: r.url.endswith("/accounts/sound/")) as saved:
+        toggle.click()
+    assert saved.value.status == 204
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert played(page) == []  # nothing before something happens
+
+    back = turns(page, 3)
+    assert back >= 1
+    assert played(page).count("turn.wav") == back
+    assert "card.wav" in played(page) or "bomb.wav" in played(page)
+    # The files load from the site (its Content-Security-Policy allows them: conftest.py fails
+    # a test on any violation).
+    page.wait_for_function("() => window.__audio.every((a) => a.readyState >= 1 || a.error)")
+    assert page.evaluate("window.__audio.every((a) => !a.error)")
+
+    # The device remembers it, and so does the account: the same guest in another browser.
+    page.reload()
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "true")
+    other = browser_in("en")
+    other.context.add_cookies(page.context.cookies())
+    other.goto(page.url)
+    expect(other.get_by_test_id("sound")).to_have_attribute("aria-pressed", "true")
+    # Turned off there: off on that device, and for the account.
+    other.get_by_test_id("sound").click()
+    expect(other.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+
+
+# The first card a computer player lays on the table from now on: its centre on screen at
+# every frame while it moves, and its seat's centre and box (window.__travel).
+TRAVEL = r"""() => {
+  window.__travel = null;
+  const sel = '#trick .trick__card:not(.trick__card--bottom) .card, #center .combo-play[data-seat] .card';
+  // By its card: a region drawn again (a trick that closes) brings the same cards anew.
+  const seen = new Set([...document.querySelectorAll(sel)].map((e) => e.dataset.card));
+  const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+  const obs = new MutationObserver(() => {
+    const card = [...document.querySelectorAll(sel)].find((e) => !seen.has(e.dataset.card) &&
+      (!e.closest('.combo-play') || document.getElementById('seat-' + e.closest('.combo-play').dataset.seat)));
+    if (!card) return;
+    obs.disconnect();
+    const mover = card.closest('.trick__card') || card;
+    const slot = /trick__card--(\w+)/.exec(mover.className);
+    const seat = slot ? document.querySelector('#board .seat--' + slot[1])
+      : document.getElementById('seat-' + card.closest('.combo-play').dataset.seat);
+    const r = seat.getBoundingClientRect();
+    const t = window.__travel = {seat: centre(r), box: [r.left, r.top, r.right, r.bottom], at: [], done: false};
+    const step = () => {
+      t.at.push(centre(mover.getBoundingClientRect()));
+      if (mover.isConnected && mover.getAnimations().length) requestAnimationFrame(step);
+      else t.done = true;
+    };
+    step();
+  });
+  obs.observe(document.body, {subtree: true, childList: true});
+}"""
+
+# Every call of Element.animate (the Web Animations API), counted.
+ANIMATE = """
+window.__animated = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function () { window.__animated += 1; return animate.apply(this, arguments); };
+"""
+
+
+def slow_motion(page, rate: float) -> None:
+    """Every animation of the page at ``rate`` times its speed (Chrome's DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
+
+
+def distance(a, b) -> float:
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def until_a_bot_card(page, game, check) -> None:
+    """The player's turns, until a computer player's card reaches the table after one of them:
+    then ``check(page)``, with __travel recording that card."""
+    start, wait, turn, over = GAMES[game]
+    for _ in range(16):
+        wait(page)
+        if page.locator(over).is_visible():
+            page.get_by_test_id("next-hand").click()
+            expect(page.locator(over)).to_have_count(0)
+            continue
+        page.evaluate(TRAVEL)
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+        wait(page)
+        if page.evaluate("window.__travel"):
+            check(page)
+            return
+    raise AssertionError("no computer player's card reached the table")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_computer_players_card_travels_from_its_seat_to_its_place(page, site_url, game):
+    page.add_init_script(ANIMATE)
+    GAMES[game][0](page, site_url)
+    slow_motion(page, 0.25)
+
+    def travelled(page):
+        page.wait_for_function("() => window.__travel.done", timeout=15000)
+        t = page.evaluate("window.__travel")
+        path, seat = t["at"], t["seat"]
+        rest = path[-1]
+        whole = distance(seat, rest)
+        assert whole > 40, t  # a seat and the table are apart on screen
+        # It starts at its seat (whose box may have grown by the play: the cards it shows) ...
+        left, top, right, bottom = t["box"]
+        margin = 0.1 * whole
+        assert left - margin <= path[0][0] <= right + margin, t
+        assert top - margin <= path[0][1] <= bottom + margin, t
+        # ... passes between (a move, not a fade) ...
+        assert any(0.25 * whole < distance(p, rest) < 0.75 * whole for p in path), t
+        # ... and rests at its place, where the board puts it.
+        mover = (
+            "#trick .trick__card:not(.trick__card--bottom), #center .combo-play[data-seat] .card"
+        )
+        assert page.evaluate("(s) => document.querySelector(s).getAnimations().length", mover) == 0
+
+    until_a_bot_card(page, game, travelled)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_move_made_while_cards_travel_is_taken_at_once(page, site_url, game):
+    start, wait, turn, _over = GAMES[game]
+    start(page, site_url)
+    slow_motion(page, 0.02)  # a card's way takes some 20 s
+
+    def move_now(page):
+        assert page.evaluate("document.getAnimations().some((a) => a.playState === 'running')")
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute(
+            "data-version", str(before), timeout=5000
+        )
+
+    until_a_bot_card(page, game, move_now)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_with_reduced_motion_nothing_moves(page, site_url, game):
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(ANIMATE)
+    GAMES[game][0](page, site_url)
+    until_a_bot_card(page, game, lambda page: None)
+    assert page.evaluate("window.__animated") == 0
