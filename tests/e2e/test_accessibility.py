@@ -41,6 +41,11 @@ RUN_AXE = """async (tags) => {
 
 
 def violations(page) -> list[dict]:
+    # A page is judged at rest: a card still travelling or fading in (static/js/feel.js) is
+    # drawn half transparent for a moment, which no one reads.
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState !== 'running')", timeout=10_000
+    )
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         # Evaluated by the driver, not added as a <script>: the page's Content-Security-Policy
         # refuses an inline script.
