@@ -1,15 +1,24 @@
-"""Gong Zhu: what holding a hand costs a seat, in points (its burden), the sharp evaluation of
-the published greedy sampler (issue 47): the benchmark's ``greedy`` opponent scores a trick
-with it (games/bench/gongzhu_greedy.py), and Hard's truncated playouts score the position
-where they stop (``horizon``). Hand-tuned values: spades above the pig while the pig is out,
-the pig held, high diamonds (an asset) while the goat is out, high clubs by what the
-transformer would double, high hearts while a lower heart is out, any high card a little.
+"""Gong Zhu: sharp, shallow evaluations of a hand in points, after the published greedy
+sampler (issue 47).
+
+``Greedy`` and ``Weights``: the benchmark's ``greedy`` opponent's evaluation
+(games/bench/gongzhu_greedy.py): the rest of a trick answered greedily, a card valued by the
+trick's worth to its own seat plus the relief of shedding it (tuned by matches against
+Normal). ``burden``: what holding a hand costs a seat, with which Hard's truncated playouts
+score the position where they stop (``horizon``, a variant off by default).
 """
 
 from __future__ import annotations
 
 from games.bots.gongzhu import RANK
-from games.engine.gongzhu.scoring import GOAT, PIG, TRANSFORMER, quick_score
+from games.engine.gongzhu.scoring import (
+    GOAT,
+    HEART_VALUES,
+    PIG,
+    POINT_CARDS,
+    TRANSFORMER,
+    quick_score,
+)
 
 # Spades above the pig are a burden while the pig is out and someone else holds it.
 SPADES_OVER_PIG = {"AS": 30.0, "KS": 25.0}
@@ -62,3 +71,163 @@ def burden(hand: list[str], gone: set[str], taken: list[str], exposed) -> float:
             doubling = quick_score(taken, exposed) if taken else LONE_TRANSFORMER
             total -= weight * doubling
     return total
+
+
+# --- the greedy sampler's evaluation: the trick's worth to a seat and the relief of its card
+
+# Shedding a card relieves its holder of what keeping it would risk, in points. Every card but
+# the point hearts: a little by its rank (a high card may have to win a trick later).
+RANK_RELIEF = {c: float(max(0, RANK[c] - 1)) for c in RANK if c[1] != "H"} | {
+    c: float(max(0, RANK[c] - 1)) for c in RANK if c[1] == "H" and RANK[c] <= RANK["TH"]
+}
+
+
+class Weights:
+    """The hand-tuned values of the greedy evaluation (``Greedy``), each a scale of its table:
+    ``base`` of RANK_RELIEF; ``spades`` of what shedding AS or KS relieves while the pig is
+    out (neither played nor held: its holder may be made to drop it on them); ``diamonds``
+    of what shedding a diamond above the goat costs while the goat is out; ``clubs`` of the
+    share of the transformer's doubling a high club would take while the transformer is out;
+    ``pig``: shedding one's own pig; ``hearts``: shedding a heart, this share of its points;
+    ``future``: taking the transformer doubles the points still to come too (this share of
+    one seat's expected part of them)."""
+
+    SPADES = {"AS": 50.0, "KS": 30.0}
+    DIAMONDS = {"AD": -30.0, "KD": -20.0, "QD": -10.0}
+    CLUBS = {"AC": 0.4, "KC": 0.3, "QC": 0.2, "JC": 0.1}
+
+    def __init__(
+        self,
+        base: float = 1.0,
+        spades: float = 0.5,
+        diamonds: float = 2.0,
+        clubs: float = 1.0,
+        pig: float = 30.0,
+        hearts: float = 1.0,
+        future: float = 1.0,
+    ):
+        self.base = {c: v * base for c, v in RANK_RELIEF.items()}
+        self.spades = {c: v * spades for c, v in self.SPADES.items()}
+        self.diamonds = {c: v * diamonds for c, v in self.DIAMONDS.items()}
+        self.clubs = {c: v * clubs for c, v in self.CLUBS.items()}
+        self.pig = pig
+        self.hearts = {c: -v * hearts for c, v in HEART_VALUES.items()}
+        self.future = future
+
+
+class Greedy:
+    """One position's greedy evaluation: the rest of a trick answered seat by seat, each
+    seat choosing the card of the best ``value`` for itself given the later seats' answers
+    by the same rule; a card's value is the finished trick's worth to its own seat (what
+    taking it changes in that seat's hand score, no other seat's) plus the relief of
+    shedding it (``Weights``)."""
+
+    def __init__(self, view, weights: Weights):
+        self.w = weights
+        self.led = set(view.led)
+        self.exposed = frozenset(view.exposed)
+        self.gone = set(view.played)
+        self.taken = [[c for c in t if c in POINT_CARDS] for t in view.collected]
+        factor = {c: 2 if c in self.exposed else 1 for c in (PIG, GOAT)}
+        hearts = 2 if "AH" in self.exposed else 1
+        self.heart_factor, self.pig_factor = hearts, factor[PIG]
+        points = {c: v * hearts for c, v in HEART_VALUES.items()}
+        points[PIG] = -100 * factor[PIG]
+        points[GOAT] = 100 * factor[GOAT]
+        taken = {c for t in self.taken for c in t}
+        # One seat's expected part of the points not yet taken, and what each seat has.
+        self.to_come = sum(v for c, v in points.items() if c not in taken) / 4
+        self.score = [sum(points.get(c, 0) for c in t) for t in self.taken]
+        self.doubling = 4 if TRANSFORMER in self.exposed else 2
+        self.before = [quick_score(t, self.exposed) for t in self.taken]
+
+    def relief(self, seat: int, card: str, hand: list[str], cards: list[str]) -> float:
+        """What shedding ``card`` from ``hand`` into the trick ``cards`` relieves ``seat`` of,
+        whoever takes the trick (the pig and the hearts: ``dumped``)."""
+        w = self.w
+        value = w.base.get(card, 0.0)
+        suit = card[1]
+        if suit == "S":
+            if card in w.spades and self._out(PIG, hand, cards):
+                value += w.spades[card]
+        elif suit == "D":
+            if card in w.diamonds and self._out(GOAT, hand, cards):
+                value += w.diamonds[card]
+        elif card in w.clubs and self._out(TRANSFORMER, hand, cards):
+            value -= w.clubs[card] * (self.to_come + self.score[seat])
+        return value
+
+    def dumped(self, card: str) -> float:
+        """What giving ``card`` to another seat's trick relieves its holder of: the pig, or a
+        heart (this share of its points)."""
+        if card == PIG:
+            return self.w.pig * self.pig_factor
+        return self.w.hearts.get(card, 0.0) * self.heart_factor
+
+    def value(self, seat: int, leader: int, done: list[str], card: str, hand, cards) -> float:
+        """The finished trick ``done`` to ``seat``, which played ``card`` from ``hand`` into
+        ``cards``: its worth, and the relief of the card."""
+        worth = self.worth(seat, leader, done)
+        relief = self.relief(seat, card, hand, cards)
+        if worth is None:
+            return relief + self.dumped(card)
+        return worth + relief
+
+    def _out(self, card: str, hand: list[str], cards: list[str]) -> bool:
+        return card not in self.gone and card not in hand and card not in cards
+
+    def worth(self, seat: int, leader: int, cards: list[str]) -> float | None:
+        """The finished trick ``cards`` to ``seat``: what taking it changes in its score, or
+        None when another seat takes it."""
+        suit = cards[0][1]
+        best = 0
+        for i in range(1, 4):
+            c = cards[i]
+            if c[1] == suit and RANK[c] > RANK[cards[best]]:
+                best = i
+        if (leader + best) % 4 != seat:
+            return None
+        points = [c for c in cards if c in POINT_CARDS]
+        if not points:
+            return 0.0
+        taken = self.taken[seat]
+        worth = quick_score([*taken, *points], self.exposed) - self.before[seat]
+        if TRANSFORMER in points:
+            worth += self.w.future * (self.doubling - 1) * self.to_come
+        return worth
+
+    def answer(self, hands, restricted, leader: int, cards: list[str]) -> list[str]:
+        """The trick ``cards`` finished by the seats still to play (``legal`` gives a seat's
+        legal cards)."""
+        if len(cards) == 4:
+            return cards
+        seat = (leader + len(cards)) % 4
+        hand = hands[seat]
+        best, best_value = cards, None
+        for card in sorted(legal(hand, cards, restricted[seat], self.led), key=RANK.__getitem__):
+            done = self.answer(hands, restricted, leader, [*cards, card])
+            value = self.value(seat, leader, done, card, hand, cards)
+            if best_value is None or value > best_value:
+                best, best_value = done, value
+        return best
+
+
+def legal(hand: list[str], trick: list[str], restricted: set[str], led: set[str]) -> list[str]:
+    """A seat's legal cards: follow suit; an exposed card (``restricted``) neither leads nor
+    follows into the first trick of its suit while its holder has another of that suit."""
+    if trick:
+        suit = trick[0][1]
+        follow = [c for c in hand if c[1] == suit]
+        if not follow:
+            return hand
+        if restricted and len(follow) > 1 and suit not in led:
+            return [c for c in follow if c not in restricted] or follow
+        return follow
+    if not restricted:
+        return hand
+    out = [
+        c
+        for c in hand
+        if not (c in restricted and c[1] not in led and sum(1 for d in hand if d[1] == c[1]) > 1)
+    ]
+    return out or hand

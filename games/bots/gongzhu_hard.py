@@ -20,8 +20,8 @@ place of deep playouts by a weak policy), screened against plain Hard and not ad
 ``horizon=N`` stops the playouts after the current trick and N more and scores them by the
 burden (games/bots/gongzhu_burden.py): horizon=1 lost -78.5 [-128.4, -28.6] per hand over
 70 deals (``botmatch gongzhu --hero hard:horizon=1 --villain hard --layout pairs``);
-``answers=greedy`` has the other seats answer the card in its trick by the greedy sampler's
-rule (``Trick.answer``): +2.5 [-49.7, +54.7] over 42 deals, at a CPU p95 of 858 ms a
+``answers=greedy`` has the other seats answer the card in its trick by the greedy
+sampler's rule as first rebuilt (``Trick.answer``, scored by the burden): +2.5 [-49.7, +54.7] over 42 deals, at a CPU p95 of 858 ms a
 decision, over the 300 ms budget.
 """
 
@@ -32,6 +32,7 @@ from itertools import combinations
 
 from games.bots.gongzhu import RANK, View, expose_nothing, hint, normal_exposure, pick_exposure
 from games.bots.gongzhu_burden import burden
+from games.bots.gongzhu_burden import legal as _legal
 from games.engine.cards import STANDARD_DECK
 from games.engine.gongzhu import GongZhuObservation, trick_winner
 from games.engine.gongzhu.scoring import HEART_VALUES, PIG, POINT_CARDS, quick_score
@@ -95,25 +96,6 @@ def sample_hands(view: View, known: list[list[str]], rng: random.Random) -> list
         else:
             return deal
     return None
-
-
-def _legal(hand: list[str], trick: list[str], restricted: set[str], led: set[str]) -> list[str]:
-    if trick:
-        suit = trick[0][1]
-        follow = [c for c in hand if c[1] == suit]
-        if not follow:
-            return hand
-        if restricted and len(follow) > 1 and suit not in led:
-            return [c for c in follow if c not in restricted] or follow
-        return follow
-    if not restricted:
-        return hand
-    out = []
-    for c in hand:
-        if c in restricted and c[1] not in led and sum(1 for d in hand if d[1] == c[1]) > 1:
-            continue
-        out.append(c)
-    return out or hand
 
 
 def _policy(hand: list[str], legal: list[str], trick: list[str], rng: random.Random) -> str:
@@ -262,9 +244,9 @@ def playout(
 
 
 class Trick:
-    """The rest of the current trick in one sampled deal, answered greedily: the benchmark's
-    ``greedy`` opponent's evaluation (games/bench/gongzhu_greedy.py), and Hard's playouts'
-    first trick with ``answers="greedy"``."""
+    """The rest of the current trick in one sampled deal, answered greedily and scored by the
+    ``burden``: Hard's playouts' first trick with ``answers="greedy"`` (the benchmark's
+    ``greedy`` opponent as first rebuilt; it now scores by ``gongzhu_burden.Greedy``)."""
 
     def __init__(self, view: View, hands: list[list[str]], restricted: list[set[str]]):
         self.hands = hands

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from games.bench import harness
-from games.bench.gongzhu_greedy import GreedyBot, Trick, burden, short_suit_bonus
+from games.bench.gongzhu_greedy import GreedyBot, short_suit_bonus
 from games.bots import get_bot
 from games.bots.gongzhu import View
+from games.bots.gongzhu_burden import Greedy, Weights
 from games.engine import get_game
 from games.engine.cards import STANDARD_DECK
 from tests.bots.test_gongzhu_sampler import play, positions
@@ -100,19 +101,49 @@ def test_the_last_seat_ducks_the_pig_and_takes_the_goat():
 def test_a_seat_answering_later_drops_the_pig_under_a_higher_spade():
     view = View(observation(0, ["AS", "2C", "3C"], [], leader=0))
     hands = [["AS", "2C", "3C"], ["QS", "4S", "5C"], ["6C", "7C", "8C"], ["9C", "TD", "JH"]]
-    trick = Trick(view, hands, [set(), set(), set(), set()])
-    assert trick.answer(0, ["AS"])[1] == "QS"
+    greedy = Greedy(view, Weights())
+    assert greedy.answer(hands, [set(), set(), set(), set()], 0, ["AS"])[1] == "QS"
 
 
-def test_burdens():
-    nothing = set()
-    # High spades while the pig is out; none once it has fallen.
-    assert burden(["AS"], nothing, [], ()) > burden(["5S"], nothing, [], ()) + 20
-    assert burden(["AS"], {"QS"}, [], ()) < 10
-    # High diamonds are worth something while the goat is out.
-    assert burden(["AD"], nothing, [], ()) < burden(["AD"], {"JD"}, [], ())
-    # High clubs weigh by what the transformer would double.
-    assert burden(["AC"], nothing, ["AH", "KH"], ()) > burden(["AC"], nothing, ["JD"], ())
+def test_reliefs():
+    greedy = Greedy(View(observation(0, ["2C"], [], leader=0)), Weights())
+    pig_gone = Greedy(View(observation(0, ["2C"], [], leader=0, tricks=[trick("QS")])), Weights())
+    # High spades while the pig is out (neither played nor held); no more once it has fallen.
+    assert greedy.relief(0, "AS", ["AS"], []) > greedy.relief(0, "5S", ["5S"], []) + 20
+    assert greedy.relief(0, "AS", ["AS", "QS"], []) < 20
+    assert pig_gone.relief(0, "AS", ["AS"], []) < 20
+    # High diamonds are worth keeping while the goat is out.
+    assert greedy.relief(0, "AD", ["AD"], []) < 0
+    # High clubs weigh by the doubling the transformer threatens: the seat's points so far.
+    hurt = Greedy(
+        View(observation(0, ["2C"], [], 0, collected=[["AH", "KH"], [], [], []])), Weights()
+    )
+    assert hurt.relief(0, "AC", ["AC"], []) > greedy.relief(0, "AC", ["AC"], []) + 20
+    # The pig and the hearts relieve their holder when another seat takes them.
+    assert greedy.dumped("QS") > 0 and greedy.dumped("KH") > greedy.dumped("5H") > 0
+
+
+def trick(*cards, leader=1):
+    """A finished trick led by ``leader`` whose first card is ``cards[0]``."""
+    filler = iter(["2D", "3D", "4D"])
+    plays = [*cards, *(next(filler) for _ in range(4 - len(cards)))]
+    return {
+        "leader": leader,
+        "plays": [{"seat": (leader + i) % 4, "card": c} for i, c in enumerate(plays)],
+    }
+
+
+def test_taking_the_transformer_early_counts_the_doubling_of_the_points_to_come():
+    """Taken alone, the transformer scores +50 at the hand's end only if no other point card
+    follows; early in a hand a seat's part of the points to come is negative, and the
+    transformer doubles it."""
+    greedy = Greedy(View(observation(0, ["AC"], [], leader=0)), Weights())
+    assert greedy.worth(0, 0, ["AC", "TC", "2C", "3C"]) < 25
+
+
+def test_a_void_seat_gives_its_dearest_heart_to_another_seats_trick():
+    obs, legal = last_to_play(["5D", "KD", "9D"], ["AH", "2C", "3C"])
+    assert GreedyBot(samples=3).act(obs, legal, random.Random(1))["card"] == "AH"
 
 
 def test_an_early_lead_prefers_a_short_suit():
