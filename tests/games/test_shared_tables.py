@@ -542,10 +542,13 @@ async def _frames_until(comm, predicate, limit=30):
     """Frames from ``comm`` until one satisfies ``predicate``: all of them."""
     seen = []
     for _ in range(limit):
-        seen.append(await comm.receive_from(timeout=10))
+        try:
+            seen.append(await comm.receive_from(timeout=10))
+        except TimeoutError as e:
+            raise AssertionError(f"no frame for 10 s; came: {[f[:400] for f in seen]}") from e
         if predicate(seen[-1]):
             return seen
-    raise AssertionError("the expected frame never came")
+    raise AssertionError(f"the expected frame never came; came: {[f[:300] for f in seen]}")
 
 
 async def test_two_people_over_their_sockets_see_each_other_react_and_move():
