@@ -8,6 +8,10 @@ from playwright.sync_api import expect
 from tests.e2e import test_doudizhu as ddz
 from tests.e2e.test_paced import GAMES, version
 
+# What the page does by itself between frames: the database and the channel layer change
+# nothing of it (CI runs it on its first pass only).
+pytestmark = pytest.mark.once
+
 # A tab in the background, as the page sees it: document.hidden and visibilityState follow
 # window.__hidden, and hide(page, on) says so with the event a browser sends.
 HIDDEN = """
