@@ -19,8 +19,8 @@ the markup reads) are new. Each drawing is kept by the template, the region, the
 the inputs' ``repr`` (``DRAWN``), and every later board of any socket of this process with the
 same inputs reuses it: a bot's move draws again only the regions it changed, and a region
 every viewer sees alike (the trick, a seat) is drawn once for all of them. A region without
-``by`` is drawn every time. The inputs must be complete: the conformance suite
-(tests/games/test_regions.py) draws many boards with and without ``DRAWN`` and compares.
+``by`` is drawn every time. The inputs must be complete: the frames' conformance suite
+(tests/games/test_frames.py) draws many boards with and without ``DRAWN`` and compares.
 """
 
 import functools
@@ -67,7 +67,6 @@ class Drawn:
 
     def __init__(self) -> None:
         self.regions: dict[tuple, Markup] = {}
-        self.enabled = True
         self.lock = threading.Lock()
 
     def get(self, key: tuple) -> Markup | None:
@@ -113,7 +112,7 @@ class RegionExtension(Extension):
 
     @staticmethod
     def _region(template, name, language, keyed, inputs, caller) -> Markup:
-        if not keyed or not DRAWN.enabled:
+        if not keyed:
             html = caller()
         else:
             key = (template, name, language, repr(inputs))

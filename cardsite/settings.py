@@ -255,10 +255,10 @@ LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", 15 * 60)
 # Password-reset mails per e-mail address and per client address within the window; requests
 # over the limit get the same "mail sent" page but no mail.
 PASSWORD_RESET_LIMIT_PER_ADDRESS = envint("PASSWORD_RESET_LIMIT_PER_ADDRESS", 3)
-# Guest accounts made per client address and hour (games.guests): a person needs one.
-GUEST_LIMIT_PER_HOUR = envint("GUEST_LIMIT_PER_HOUR", 20)
 PASSWORD_RESET_LIMIT_PER_CLIENT = envint("PASSWORD_RESET_LIMIT_PER_CLIENT", 10)
 PASSWORD_RESET_WINDOW = envint("PASSWORD_RESET_WINDOW", 60 * 60)
+# Guest accounts made per client address and hour (games.guests): a person needs one.
+GUEST_LIMIT_PER_HOUR = envint("GUEST_LIMIT_PER_HOUR", 20)
 # How many reverse proxies stand in front of daphne; their X-Forwarded-For entries are trusted.
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 

@@ -7,8 +7,8 @@ rule page texts from its plug-in package ``games/tables/<name>/`` (see ``games.t
 Nothing else above the bots finds a game: choices, lobby, navigation, rule pages, benchmarks
 and the table machinery all read ``table_games()`` / ``table_game(name)``, at the moment they
 need them (never a list kept from import time): a game for the tests only
-(``GameInfo.unlisted``) is listed where the tests ask for it (``games.engine.base``), and
-nowhere else.
+(``GameInfo.unlisted``) is listed where the settings ask for it (``UNLISTED_GAMES``, the test
+run's), and nowhere else.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def _bot_delay(table: Table, before_public: dict | None, state) -> float:
     if not _paced(table):
         return 0.0
     gspec = table_game(table.game)
-    return gspec.pause_after(before_public or {}, gspec.engine.public_view(state))
+    return gspec.pause_after(before_public, gspec.engine.public_view(state))
 
 
 def _shown_at(table: Table) -> datetime:

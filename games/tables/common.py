@@ -159,6 +159,18 @@ def standings(rows: list[dict]) -> list[dict]:
     return ranked
 
 
+def seat_basics(names: dict, index: int, seat: int | None) -> dict:
+    """What every board says of a seat, from the table's names (``TableSummary.names``): its
+    index, who plays it (a computer player's level) and whether it is the viewer's."""
+    return {
+        "index": index,
+        "name": names[index]["name"],
+        "is_bot": names[index]["is_bot"],
+        "level": names[index]["level"],
+        "is_viewer": index == seat,
+    }
+
+
 def result_rows(view: PublicView, names: dict, viewer: int | None) -> list[dict]:
     """One row per seat of the hand's breakdown, with the running total."""
     return [

@@ -21,13 +21,7 @@
 (function () {
   "use strict";
 
-  function page() { return document.querySelector(".table-page"); }
-  function board() { return document.getElementById("board"); }
-
-  function myTurn() {
-    var b = board();
-    return !!(b && b.classList.contains("is-my-turn"));
-  }
+  var page = window.CardTable.page, board = window.CardTable.board, myTurn = window.CardTable.myTurn;
 
   // -- Your turn: the tab's title and icon while it is in the background.
 

@@ -10,13 +10,7 @@
 (function () {
   "use strict";
 
-  function page() { return document.querySelector(".table-page"); }
-  function board() { return document.getElementById("board"); }
-
-  function myTurn() {
-    var b = board();
-    return !!(b && (b.classList.contains("is-my-turn") || b.querySelector(".turn-timer")));
-  }
+  var page = window.CardTable.page, board = window.CardTable.board, myTurn = window.CardTable.myTurn;
 
   // The moment it becomes the player's turn: the board pulses once (a tab in the background
   // says so in its title and icon at every table: static/js/feel.js).

@@ -29,6 +29,12 @@
     var st = document.getElementById("hand-state");
     return st ? st.dataset : {};
   }
+  // The player is wanted: their turn to play, or a turn timer running for them (at a table
+  // for people, also where everyone decides at once, as Gong Zhu's exposures).
+  function myTurn() {
+    var b = board();
+    return !!(b && (b.classList.contains("is-my-turn") || b.querySelector(".turn-timer")));
+  }
 
   // A key meant for the table: not typed into a field, not with a modifier (a browser's own).
   function plainKey(evt) {
@@ -338,6 +344,7 @@
     page: page,
     cards: cards,
     handState: handState,
+    myTurn: myTurn,
     setSelected: setSelected,
     toast: toast,
     clearToast: clearToast,

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import test_doudizhu as ddz
-from tests.e2e.test_paced import GAMES, version
+from tests.e2e.test_paced import GAMES, next_hand_if_over, version
 
 # What the page does by itself between frames: the database and the channel layer change
 # nothing of it (CI runs it on its first pass only).
@@ -188,9 +188,7 @@ def until_a_bot_card(page, game, check) -> None:
     start, wait, turn, over = GAMES[game]
     for _ in range(16):
         wait(page)
-        if page.locator(over).is_visible():
-            page.get_by_test_id("next-hand").click()
-            expect(page.locator(over)).to_have_count(0)
+        if next_hand_if_over(page, over):
             continue
         page.evaluate(TRAVEL)
         before = version(page)

@@ -31,6 +31,16 @@ new MutationObserver(() => {
 LEAST_GAP_MS = 500
 
 
+def next_hand_if_over(page, over: str) -> bool:
+    """A hand over (``over`` shows) within the player's first moves, as a random deal may
+    have it: the next hand dealt, and True."""
+    if not page.locator(over).is_visible():
+        return False
+    page.get_by_test_id("next-hand").click()
+    expect(page.locator(over)).to_have_count(0)
+    return True
+
+
 @pytest.fixture(scope="module")
 def paced_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("paced")
@@ -101,10 +111,7 @@ def test_the_bots_replies_show_one_at_a_time_a_pause_apart(page, paced_url, game
     reloaded = False
     for _ in range(16):
         wait(page)
-        if page.locator(over).is_visible():
-            # A hand over within the player's first moves (a random deal): the next one.
-            page.get_by_test_id("next-hand").click()
-            expect(page.locator(over)).to_have_count(0)
+        if next_hand_if_over(page, over):
             continue
         before = version(page)
         page.evaluate("v => { window.__seen = [[performance.now(), v]]; }", before)

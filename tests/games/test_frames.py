@@ -11,7 +11,6 @@ replaces the element with its id (or gains its children, afterbegin or beforeend
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 from html.parser import HTMLParser
@@ -291,16 +290,6 @@ User = get_user_model()
 PLAYABLE = [g.name for g in table_games() if g.playable]
 
 
-@contextlib.contextmanager
-def drawn_anew():
-    """Boards drawn whole, no region reused (``cardsite.jinja.DRAWN``)."""
-    DRAWN.enabled = False
-    try:
-        yield
-    finally:
-        DRAWN.enabled = True
-
-
 def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 80):
     """Play a game move by move, the clock moved on to each bot's move and to each of the
     bots' replies as it shows (paced: one at a time); after every change each viewer's page
@@ -349,8 +338,8 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
             views_live.handle(code, owner, "en", move, game)
         for user, sent, page, opened, lang in pages:
             html, version = views_live.snapshot(code, user, lang, opened=opened)
-            with drawn_anew():
-                fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
+            DRAWN.clear()  # the same board drawn anew: no region of the store reused
+            fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
             assert html == fresh, f"{game}: a region drawn before is not what it is now"
             message = sent.encode(html, version)
             patches += message.startswith("<template data-patch")

@@ -24,6 +24,7 @@ from games.tables.common import (
     Play,
     card_name,
     result_rows,
+    seat_basics,
     selection_reading,
     standings,
 )
@@ -126,12 +127,8 @@ def context(
         count = view["card_counts"][s]
         seats.append(
             {
-                "index": s,
+                **seat_basics(names, s, seat),
                 "position": POSITIONS[(s - viewer) % 3],
-                "name": names[s]["name"],
-                "is_bot": names[s]["is_bot"],
-                "level": names[s]["level"],
-                "is_viewer": s == seat,
                 "count": count,
                 "alert": count in (1, 2) and not bidding and not over,
                 "total": view["totals"][s],

@@ -27,6 +27,7 @@ from games.tables.common import (
     rank_plural,
     rank_short,
     result_rows,
+    seat_basics,
     selection_reading,
 )
 from games.tables.gandengyan.messages import combo_label
@@ -205,12 +206,8 @@ def context(
     for s in range(n):
         seats.append(
             {
-                "index": s,
+                **seat_basics(names, s, seat),
                 "position": where[s],
-                "name": names[s]["name"],
-                "is_bot": names[s]["is_bot"],
-                "level": names[s]["level"],
-                "is_viewer": s == seat,
                 "count": view["counts"][s],
                 "total": totals[s],
                 "dealer": view["dealer"] == s,

@@ -16,6 +16,7 @@ from games.tables.common import (
     Card,
     card_name,
     result_rows,
+    seat_basics,
     standings,
 )
 from games.tables.gongzhu import messages
@@ -68,12 +69,8 @@ def context(
         exposed_unplayed = (view["exposed_unplayed"] or [[]] * 4)[s]
         seats.append(
             {
-                "index": s,
+                **seat_basics(names, s, seat),
                 "position": position_of(s, viewer),
-                "name": names[s]["name"],
-                "is_bot": names[s]["is_bot"],
-                "level": names[s]["level"],
-                "is_viewer": s == seat,
                 "cards_left": view["hand_sizes"][s],
                 "hand_score": view["hand_scores"][s],
                 "total": totals[s],

@@ -10,7 +10,15 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.tables.base import TableSummary
-from games.tables.common import LEVEL_CHOICES, SUIT_NAMES, Card, card_name, result_rows, standings
+from games.tables.common import (
+    LEVEL_CHOICES,
+    SUIT_NAMES,
+    Card,
+    card_name,
+    result_rows,
+    seat_basics,
+    standings,
+)
 from games.tables.toytrick import messages
 
 
@@ -26,12 +34,8 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
     center = last["plays"] if showing_closed else trick["plays"]
     seats = [
         {
-            "index": s,
+            **seat_basics(names, s, seat),
             "position": "bottom" if s == viewer else "top",
-            "name": names[s]["name"],
-            "is_bot": names[s]["is_bot"],
-            "level": names[s]["level"],
-            "is_viewer": s == seat,
             "cards_left": view["hand_sizes"][s],
             "won": view["won"][s],
             "total": view["totals"][s],
