@@ -2,6 +2,8 @@
 player's turn in its title and icon; sounds, off until the player turns them on; cards that
 travel, and a move made while they do taken at once."""
 
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -262,3 +264,33 @@ def test_with_reduced_motion_nothing_moves(page, site_url, game):
     GAMES[game][0](page, site_url)
     until_a_bot_card(page, game, lambda page: None)
     assert page.evaluate("window.__animated") == 0
+
+
+SHOT_SIZES = {"phone": (360, 740), "desktop": (1280, 900)}
+
+
+@pytest.mark.skipif(
+    not os.environ.get("FEEL_SHOTS"), reason="screenshots on request (FEEL_SHOTS=<dir>)"
+)
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("size", list(SHOT_SIZES))
+def test_screenshots_of_a_card_on_its_way(browser_in, site_url, game, size):
+    """A sequence of screenshots while a computer player's card travels (slowed ten times),
+    into FEEL_SHOTS, never into the repository: for a person to look at."""
+    out = os.environ["FEEL_SHOTS"]
+    os.makedirs(out, exist_ok=True)
+    w, h = SHOT_SIZES[size]
+    page = browser_in("en", viewport={"width": w, "height": h})
+    GAMES[game][0](page, site_url)
+    slow_motion(page, 0.1)
+
+    def shots(page):
+        # The table in view (the player's taps may have scrolled a phone's page to the hand).
+        page.evaluate("() => document.querySelector('#board').scrollIntoView()")
+        for n in range(8):
+            page.screenshot(path=f"{out}/{game}-{size}-{n}.png")
+            if page.evaluate("window.__travel.done"):
+                break
+        assert n >= 1, "the card rested before a second screenshot"
+
+    until_a_bot_card(page, game, shots)

@@ -1,0 +1,246 @@
+"""Where a human action's time goes on the live side, in this process (``manage.py
+liveprofile``).
+
+A human action is what a socket's server does for one move of a person at a table with
+computer players: the move's frame handled (the transaction with the bots' quick replies,
+the answer's board), then each reply drawn as it shows at its paced time, the way
+``TableConsumer._draw_next`` does (from this process's copy of the table, a read only where
+the copy does not serve). The clock is the command's own: the paced times pass at once,
+and nothing waits.
+
+What it leaves out is what happens outside this process's Python: the WebSocket's framing
+and compression, the event loop's hops, the layer's network. ``loadbench`` measures those
+with the rest, against the bare consumer; this says how the share of the Python is split.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import cProfile
+import logging
+import os
+import pstats
+import statistics
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from unittest import mock
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+# The parts of a human action, each the inclusive time of the functions named (a part may
+# hold another: the bots choose inside the move's transaction). (module, function) pairs.
+PARTS = {
+    "the move's transaction (lock, rules, log, save; the bots' replies in it)": [
+        ("games/services/moves.py", "submit_action"),
+    ],
+    "  of it: the bots choosing": [
+        ("games/services/moves.py", "_decide"),
+        ("games/services/moves.py", "_choose"),
+    ],
+    "reading the table (the read model)": [("games/services/reading.py", "look")],
+    "the presenter's context": [("games/views_live.py", "board_context")],
+    "the board's template": [("games/views_live.py", "board_html")],
+    "the frame (leaning, the patch against the last)": [
+        ("games/frames.py", "lean"),
+        ("games/frames.py", "encode"),
+    ],
+    "  of it: the notices after commit": [("games/realtime.py", "send_to_group")],
+}
+
+
+@dataclass
+class Result:
+    game: str
+    level: str
+    actions: int
+    cpu_ms: list[float]  # the median CPU ms per human action of each repeat
+    boards: float  # boards drawn per human action
+    shares: dict[str, float]  # part -> share of the profiled CPU
+    profiled_ms: float  # CPU ms per human action under the profiler
+    top: list[tuple[str, float]]  # the functions of most own time: name, share
+
+
+class _Clock:
+    """``timezone.now`` for the run: moved on by hand, so paced replies show at once."""
+
+    def __init__(self) -> None:
+        self.at = datetime.now(tz=UTC)
+
+    def now(self) -> datetime:
+        return self.at
+
+    def to(self, epoch: float) -> None:
+        self.at = max(self.at, datetime.fromtimestamp(epoch, tz=UTC))
+
+
+def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | None, users):
+    """CPU ms of each of ``n`` human actions, and the boards each drew."""
+    from games import frames, realtime, services, views_live
+    from games.registry import table_game
+
+    gspec = table_game(game)
+    engine = gspec.engine
+    clock = _Clock()
+    # Notices after a commit are handed to an event loop, as daphne's database thread hands
+    # them to its loop (``realtime.serving``), not sent and waited for here.
+    loop = asyncio.new_event_loop()
+    serving = threading.Thread(target=loop.run_forever, daemon=True)
+    serving.start()
+    realtime.serving(loop)
+    user = get_user_model().objects.create_user(f"liveprofile-{uuid.uuid4().hex[:12]}")
+    users.append(user)
+    times, boards = [], []
+    with mock.patch.object(timezone, "now", clock.now):
+        table = services.create_table(user, game, level)
+        code = str(table.code)
+        page = frames.Frames()
+        rendered = -1
+        for _ in range(n * 50):
+            if len(times) == n:
+                break
+            clock.at += timedelta(seconds=60)  # a person's pace: everything on its way shows
+            services.run_bots(code)
+            board = services.look(code, user)
+            state = engine.from_json(board.table.state)
+            if engine.hand_over(state):
+                try:
+                    services.start_next_hand(code, user, board.version)
+                except services.Refused:  # the match is over: another table
+                    code = str(services.create_table(user, game, level).code)
+                    page, rendered = frames.Frames(), -1
+                continue
+            if 0 not in engine.to_move(state):
+                continue
+            move = engine.legal_actions(state, 0)[0]
+            data = {**gspec.frame_for(move), "version": str(board.version)}
+            drawn = 0
+            start = time.process_time()
+            if profile:
+                profile.enable()
+            frame = views_live.handle(code, user, "en", data, game, shown=rendered)
+            while frame is not None:
+                if frame.html:
+                    page.encode(frame.html, frame.version)
+                    drawn += 1
+                rendered = max(rendered, frame.version)
+                if frame.due is None:
+                    break
+                clock.to(frame.due)  # the next reply shows: drawn as the socket does
+                frame = views_live.drawn(code, user, "en", rendered) or views_live.snapshot(
+                    code, user, "en", since=rendered
+                )
+            if profile:
+                profile.disable()
+            times.append((time.process_time() - start) * 1000)
+            boards.append(drawn)
+    realtime.serving(None)
+    loop.call_soon_threadsafe(loop.stop)
+    serving.join()
+    loop.close()
+    return times, boards
+
+
+def _shares(profile: cProfile.Profile, top: int) -> tuple[dict[str, float], float, list]:
+    stats = pstats.Stats(profile).stats  # (file, line, function) -> (cc, nc, tt, ct, callers)
+    total = sum(tt for (_cc, _nc, tt, _ct, _callers) in stats.values())
+    own = sorted(((v[2], k) for k, v in stats.items()), reverse=True)[:top]
+    tops = [(f"{_short(path)}:{line} {name}", tt / total) for tt, (path, line, name) in own]
+    shares = {}
+    for part, functions in PARTS.items():
+        inclusive = sum(
+            ct
+            for (path, _line, name), (_cc, _nc, _tt, ct, _callers) in stats.items()
+            for module, function in functions
+            if name == function and path.endswith(module)
+        )
+        shares[part] = inclusive / total if total else 0.0
+    return shares, total, tops
+
+
+def _short(path: str) -> str:
+    for marker, shown in (
+        ("site-packages/", ""),
+        ("/games/", "games/"),
+        ("/cardsite/", "cardsite/"),
+    ):
+        if marker in path:
+            return shown + path.split(marker, 1)[1]
+    return path.rsplit("/", 1)[-1]
+
+
+@contextlib.contextmanager
+def _logs_to_nowhere():
+    """The log lines are made and written as in a server (their cost counts), into nothing."""
+    loggers = [logging.getLogger(), *logging.root.manager.loggerDict.values()]
+    handlers = {
+        h
+        for lg in loggers
+        for h in getattr(lg, "handlers", ())
+        if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
+    }
+    with open(os.devnull, "w") as nowhere:
+        streams = {h: h.setStream(nowhere) for h in handlers}
+        try:
+            yield
+        finally:
+            for handler, stream in streams.items():
+                handler.setStream(stream)
+
+
+def run(
+    game: str, level: str = "normal", actions: int = 40, repeat: int = 3, top: int = 12
+) -> Result:
+    users = []
+    try:
+        with _logs_to_nowhere():
+            _human_actions(game, level, 5, None, users)  # warm: templates, caches, imports
+            medians, boards = [], []
+            for _ in range(repeat):
+                times, drawn = _human_actions(game, level, actions, None, users)
+                medians.append(statistics.median(times))
+                boards.extend(drawn)
+            profile = cProfile.Profile()
+            times, _ = _human_actions(game, level, actions, profile, users)
+        shares, total, tops = _shares(profile, top)
+        return Result(
+            game,
+            level,
+            actions,
+            medians,
+            statistics.mean(boards),
+            shares,
+            total * 1000 / max(1, len(times)),
+            tops,
+        )
+    finally:
+        from games.models import Table
+
+        Table.objects.filter(seats__user__in=users).delete()
+        for user in users:
+            user.delete()
+
+
+def report(result: Result) -> str:
+    lines = [
+        f"{result.game} at {result.level}: {result.actions} human actions a run, "
+        f"{result.boards:.2f} boards drawn each",
+        "CPU ms per human action, the median of each run: "
+        + ", ".join(f"{m:.2f}" for m in result.cpu_ms)
+        + f"  -> median {statistics.median(result.cpu_ms):.2f}",
+        f"under the profiler: {result.profiled_ms:.2f} ms per human action, of which",
+    ]
+    for part, share in result.shares.items():
+        ms = share * result.profiled_ms
+        lines.append(f"  {share * 100:5.1f} %  {ms:5.2f} ms  {part}")
+    accounted = sum(s for p, s in result.shares.items() if not p.startswith(" "))
+    rest = max(0.0, 1 - accounted) * 100
+    lines.append(f"  {rest:5.1f} %  {rest * result.profiled_ms / 100:5.2f} ms  the rest")
+    if result.top:
+        lines.append("the functions of most own time:")
+        lines += [f"  {share * 100:5.1f} %  {name}" for name, share in result.top]
+    return "\n".join(lines)

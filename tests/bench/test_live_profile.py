@@ -1,0 +1,32 @@
+"""``manage.py liveprofile``: a human action's CPU and its parts, and nothing left behind."""
+
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_plays_human_actions_and_splits_their_time_into_parts():
+    out = io.StringIO()
+    users, tables = get_user_model().objects.count(), Table.objects.count()
+    call_command("liveprofile", game=["gongzhu"], actions=2, repeat=1, top=3, stdout=out)
+    text = out.getvalue()
+    assert "gongzhu at normal: 2 human actions a run" in text
+    for part in ("the move's transaction", "the bots choosing", "the board's template"):
+        assert part in text
+    shares = [float(line.split("%")[0]) for line in text.splitlines() if " ms  " in line]
+    assert len(shares) == 8 and all(0 <= s <= 100 for s in shares)  # seven parts, the rest
+    assert shares[0] > 0 and shares[4] > 0  # the transaction and the template were profiled
+    # Its users and tables are gone.
+    assert (get_user_model().objects.count(), Table.objects.count()) == (users, tables)
+
+
+def test_it_refuses_an_unknown_game():
+    with pytest.raises(CommandError):
+        call_command("liveprofile", game=["chess"], stdout=io.StringIO())
