@@ -25,7 +25,8 @@ grew by them at either end (swapped ``afterbegin`` or ``beforeend``), else itsel
 version (it missed a frame) applies nothing and asks for the whole board (``resync``), which
 the socket sends, starting over. A connect, a reconnect and a resync start with a whole board,
 and so does a Hint's answer (its selection replaces the page's own, which no patch knows).
-The markers themselves never leave the server (``shown``).
+A board whose skeleton changed goes whole after an empty patch head: applied only on the
+board it follows, like any patch. The markers themselves never leave the server (``shown``).
 """
 
 from __future__ import annotations
@@ -117,6 +118,11 @@ class Frames:
             _inner_diffs(self.regions, regions, tags, changed)
             message = PATCH.format(base=self.version, root=root, tags="".join(tags))
             message += "".join(changed)
+        elif self.version is not None:
+            # The board's shape changed (a new phase: the kitty shown, a hand over): the whole
+            # board, but as a patch of the last one: it applies on that board only, and the
+            # page knows it follows it (what moved can move: the kitty turns over).
+            message = PATCH.format(base=self.version, root=root, tags="") + html
         else:
             message = html
         self.skeleton, self.regions, self.version = skeleton, regions, version

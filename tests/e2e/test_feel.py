@@ -266,6 +266,114 @@ def test_with_reduced_motion_nothing_moves(page, site_url, game):
     assert page.evaluate("window.__animated") == 0
 
 
+# Every call of Element.animate, as it is called: what moves (its classes, whether it is a
+# hand's card or the kitty's), its centre on screen then, and its first and last transform.
+MOTIONS = """
+window.__motions = [];
+const animateOf = Element.prototype.animate;
+Element.prototype.animate = function (frames) {
+  const r = this.getBoundingClientRect();
+  window.__motions.push({
+    cls: String(this.className), hand: this.classList.contains('hand__card'),
+    kitty: !!this.closest('#info-kitty'), at: [r.left + r.width / 2, r.top + r.height / 2],
+    first: frames[0].transform || '', last: frames[frames.length - 1].transform || '',
+    opacity: frames[frames.length - 1].opacity,
+  });
+  return animateOf.apply(this, arguments);
+};
+"""
+
+
+def motions(page, kind: str) -> list[dict]:
+    return page.evaluate(f"window.__motions.filter((m) => {kind})")
+
+
+def translation(transform: str) -> tuple[float, float]:
+    x, y = transform.split("translate(", 1)[1].split(")", 1)[0].split(",")
+    return float(x.strip().removesuffix("px")), float(y.strip().removesuffix("px"))
+
+
+def test_a_closed_trick_gathers_and_goes_to_the_seat_that_won_it(page, site_url):
+    """Gong Zhu: once a closed trick leaves the table, copies of its four cards, drawn where
+    they lay, move to the winner's place (the seat to move next, or the player's own) and
+    fade, and are gone once they arrive."""
+    page.add_init_script(MOTIONS)
+    start, wait, turn, over = GAMES["gongzhu"]
+    start(page, site_url)
+    for _ in range(20):
+        wait(page)
+        if next_hand_if_over(page, over):
+            continue
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+        if motions(page, "m.cls.includes('feel-ghost')"):
+            break
+    ghosts = motions(page, "m.cls.includes('feel-ghost')")
+    assert len(ghosts) == 4, ghosts
+    # They meet at one place: a seat's, or the player's own.
+    ends = [
+        (g["at"][0] + translation(g["last"])[0], g["at"][1] + translation(g["last"])[1])
+        for g in ghosts
+    ]
+    assert max(distance(ends[0], e) for e in ends) < 6, ends
+    assert all(distance(g["at"], ends[0]) > 40 for g in ghosts), ghosts  # they travel
+    assert all(g["opacity"] == 0 for g in ghosts)
+    places = page.evaluate(
+        "() => [...document.querySelectorAll('#board .seat[data-seat], #board #me')].map((e) =>"
+        " { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    x, y = ends[0]
+    assert any(x0 - 30 <= x <= x1 + 30 and y0 - 30 <= y <= y1 + 30 for x0, y0, x1, y1 in places), (
+        ends[0],
+        places,
+    )
+    page.wait_for_function("() => !document.querySelector('.feel-ghost')")
+
+
+def test_a_new_hand_fans_in(page, site_url):
+    """Gong Zhu's next hand: each card of the new hand comes in from the table's middle."""
+    page.add_init_script(MOTIONS)
+    start, wait, turn, over = GAMES["gongzhu"]
+    start(page, site_url)
+    for _ in range(40):
+        wait(page)
+        if page.locator(over).is_visible():
+            break
+        before = version(page)
+        turn(page)
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    page.evaluate("() => { window.__motions = []; }")
+    next_hand_if_over(page, over)
+    wait(page)
+    fanned = motions(page, "m.hand")
+    assert len(fanned) == page.locator("#board .hand__card").count() == 13, fanned
+    assert all(
+        "rotate(-12deg)" in m["first"] and m["last"].startswith("translate(0px, 0px)")
+        for m in fanned
+    ), fanned
+
+
+def test_the_kitty_turns_over_when_the_landlord_takes_it(page, site_url):
+    """Dou Dizhu: the kitty lies face down through the bidding; when it is shown, each of
+    its three cards turns over."""
+    page.add_init_script(MOTIONS)
+    for _ in range(8):  # a deal where the player bids (a first bid of 3 takes it at once)
+        ddz.start(page, site_url)
+        ddz.wait_for_turn(page)
+        if page.locator("#board").get_attribute("data-phase") == "bidding":
+            break
+    for _ in range(12):
+        ddz.wait_for_turn(page)
+        if page.locator("#board").get_attribute("data-phase") != "bidding":
+            break
+        ddz.take_turn(page)
+    expect(page.locator("#info-kitty .back")).to_have_count(0)
+    turned = motions(page, "m.kitty")
+    assert len(turned) == 3, turned
+    assert all("rotateY(90deg)" in m["first"] for m in turned), turned
+
+
 SHOT_SIZES = {"phone": (360, 740), "desktop": (1280, 900)}
 
 

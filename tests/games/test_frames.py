@@ -149,7 +149,11 @@ def test_a_frame_with_the_same_skeleton_becomes_a_patch_of_what_changed():
     assert '<p id="a">two</p>' in patch and 'id="b"' not in patch
     assert '<div id="toast"></div>' in patch  # always: the page writes into it too
     other = '<div id="board" data-version="3"><p>another board</p></div>'
-    assert sent.encode(other, 3) == other  # a new skeleton: the whole board
+    # A new skeleton: the whole board, after an empty patch head (it follows version 2 only).
+    assert sent.encode(other, 3) == (
+        '<template data-patch data-base="2"><div id="board" data-version="3"></div></template>'
+        + other
+    )
     toast = '<div id="toast"><p class="toast__msg" data-toast>no</p></div>'
     assert sent.encode(toast, 3) == toast  # no board: sent as it is, nothing remembered
     sent.reset()
@@ -248,13 +252,19 @@ def test_a_region_of_the_board_that_comes_and_goes_is_inserted_and_deleted():
     assert '<div id="summary" hx-swap-oob="delete"></div>' in again and "skeleton" not in again
     page.receive(again)
     assert page.html == frames.shown(board(3, False))
-    # Anywhere but before another region or at the board's end: the whole board.
+    # Anywhere but before another region or at the board's end: the whole board (after an
+    # empty patch head), which the page applies on version 3 only, like any patch.
     moved = (
         board(4, True)
         .replace("<p>skeleton</p>", "")
         .replace("</div><!--region toast", "<p>skeleton</p></div><!--region toast")
     )
-    assert sent.encode(moved, 4) == frames.shown(moved)
+    whole = sent.encode(moved, 4)
+    assert whole.endswith(frames.shown(moved)) and whole.startswith(
+        '<template data-patch data-base="3">'
+    )
+    page.receive(whole)
+    assert page.html == frames.shown(moved)
 
 
 @pytest.mark.parametrize(
