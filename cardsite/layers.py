@@ -62,6 +62,21 @@ class RedisChannelLayer(_RedisChannelLayer):
         return reader
 
     async def _read_one(self, process_channel: str) -> None:
-        channels, message = await self.receive_single(process_channel)
+        # The pop in a task of its own, cancelled again until it has ended: redis-py may
+        # swallow a cancel that lands in its blocking pop, and the pop then goes on for
+        # good (an event loop that closes waits for it forever).
+        popping = asyncio.ensure_future(self.receive_single(process_channel))
+        try:
+            await asyncio.wait([popping])
+        except asyncio.CancelledError:
+            _cancel_until_done(popping)
+            raise
+        channels, message = popping.result()
         for channel in channels if isinstance(channels, list) else [channels]:
             self.receive_buffer[channel].put_nowait(message)
+
+
+def _cancel_until_done(task: asyncio.Future) -> None:
+    if not task.done():
+        task.cancel()
+        asyncio.get_running_loop().call_later(0.1, _cancel_until_done, task)
