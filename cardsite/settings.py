@@ -202,7 +202,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "cardsite.layers.RedisChannelLayer",  # (its docstring: why)
+            "BACKEND": "games.live.RedisChannelLayer",  # (its docstring: why)
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout, exactly the layer's 5 s blocking
                 # pop: under load the read times out first and kills the consumer. Give it room.

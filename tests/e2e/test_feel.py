@@ -171,12 +171,31 @@ TRAVEL = r"""() => {
   obs.observe(document.body, {subtree: true, childList: true});
 }"""
 
-# Every call of Element.animate (the Web Animations API), counted.
-ANIMATE = """
-window.__animated = 0;
-const animate = Element.prototype.animate;
-Element.prototype.animate = function () { window.__animated += 1; return animate.apply(this, arguments); };
+# Every call of Element.animate, as it is called: what moves (its classes, whether it is a
+# hand's card or the kitty's), its centre on screen then, and its first and last transform.
+MOTIONS = """
+window.__motions = [];
+const animateOf = Element.prototype.animate;
+Element.prototype.animate = function (frames) {
+  const r = this.getBoundingClientRect();
+  window.__motions.push({
+    cls: String(this.className), hand: this.classList.contains('hand__card'),
+    kitty: !!this.closest('#info-kitty'), at: [r.left + r.width / 2, r.top + r.height / 2],
+    first: frames[0].transform || '', last: frames[frames.length - 1].transform || '',
+    opacity: frames[frames.length - 1].opacity,
+  });
+  return animateOf.apply(this, arguments);
+};
 """
+
+
+def motions(page, kind: str) -> list[dict]:
+    return page.evaluate(f"window.__motions.filter((m) => {kind})")
+
+
+def translation(transform: str) -> tuple[float, float]:
+    x, y = transform.split("translate(", 1)[1].split(")", 1)[0].split(",")
+    return float(x.strip().removesuffix("px")), float(y.strip().removesuffix("px"))
 
 
 def slow_motion(page, rate: float) -> None:
@@ -211,7 +230,6 @@ def until_a_bot_card(page, game, check) -> None:
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_computer_players_card_travels_from_its_seat_to_its_place(page, site_url, game):
-    page.add_init_script(ANIMATE)
     GAMES[game][0](page, site_url)
     slow_motion(page, 0.25)
 
@@ -260,37 +278,10 @@ def test_a_move_made_while_cards_travel_is_taken_at_once(page, site_url, game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_with_reduced_motion_nothing_moves(page, site_url, game):
     page.emulate_media(reduced_motion="reduce")
-    page.add_init_script(ANIMATE)
+    page.add_init_script(MOTIONS)
     GAMES[game][0](page, site_url)
     until_a_bot_card(page, game, lambda page: None)
-    assert page.evaluate("window.__animated") == 0
-
-
-# Every call of Element.animate, as it is called: what moves (its classes, whether it is a
-# hand's card or the kitty's), its centre on screen then, and its first and last transform.
-MOTIONS = """
-window.__motions = [];
-const animateOf = Element.prototype.animate;
-Element.prototype.animate = function (frames) {
-  const r = this.getBoundingClientRect();
-  window.__motions.push({
-    cls: String(this.className), hand: this.classList.contains('hand__card'),
-    kitty: !!this.closest('#info-kitty'), at: [r.left + r.width / 2, r.top + r.height / 2],
-    first: frames[0].transform || '', last: frames[frames.length - 1].transform || '',
-    opacity: frames[frames.length - 1].opacity,
-  });
-  return animateOf.apply(this, arguments);
-};
-"""
-
-
-def motions(page, kind: str) -> list[dict]:
-    return page.evaluate(f"window.__motions.filter((m) => {kind})")
-
-
-def translation(transform: str) -> tuple[float, float]:
-    x, y = transform.split("translate(", 1)[1].split(")", 1)[0].split(",")
-    return float(x.strip().removesuffix("px")), float(y.strip().removesuffix("px"))
+    assert page.evaluate("window.__motions.length") == 0
 
 
 def test_a_closed_trick_gathers_and_goes_to_the_seat_that_won_it(page, site_url):

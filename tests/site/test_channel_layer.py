@@ -1,5 +1,5 @@
 """The Redis channel layer loses no socket's message when another socket of the process ends
-(cardsite.layers). On the PostgreSQL + Redis pass (REDIS_URL set) only."""
+(games.live.RedisChannelLayer). On the PostgreSQL + Redis pass (REDIS_URL set) only."""
 
 import asyncio
 
