@@ -569,20 +569,26 @@
   // when it opens or closes, and again on a new socket (a reconnect starts without it). Only
   // a change is said: a whole board (a hint's, a resync's) brings the part again, open, and
   // its toggle event must not ask for a board again (which would draw it without the hint).
+  // Said only on an open socket: before it, htmx may not have taken the form yet, whose
+  // submission would then load the page again with the form's fields in its address (and the
+  // part closed); the socket's opening says it for every part open by then.
   var told = {};
+  var socketUp = false;
   function sendOpen(d) {
     var form = document.getElementById("open-form");
     var part = d.dataset.opens;
-    if (!form || told[part] === d.open) return;
+    if (!form || !socketUp || told[part] === d.open) return;
     told[part] = d.open;
     form.elements.part.value = part;
     form.elements.open.value = d.open ? "1" : "0";
     form.requestSubmit();
   }
   document.addEventListener("htmx:wsOpen", function () {
+    socketUp = true;
     told = {};
     document.querySelectorAll("#board details[data-opens][open]").forEach(sendOpen);
   });
+  document.addEventListener("htmx:wsClose", function () { socketUp = false; }, true);
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     Object.keys(opened).forEach(function (id) {

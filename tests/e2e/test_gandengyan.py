@@ -281,6 +281,26 @@ def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
     assert frames("pass") == 1, sent
 
 
+def test_the_round_log_opened_before_the_page_is_ready_comes_once_it_is(page, site_url):
+    """A log opened while the page's scripts are still starting (table.js listens, htmx has not
+    taken the page yet: feel.js, which runs between them, is held back here) is asked for once
+    the socket is open, and the page stays where it is: a submission before htmx took the form
+    loaded the page again with the form's fields in its address, the log closed."""
+    held = []
+    feel = re.compile(r"/static/js/feel\.[^/]*js$")
+    page.route(feel, lambda route: held.append(route))
+    start(page, site_url, draw="all")
+    assert held, "feel.js was not asked for"
+    url = page.url
+    page.get_by_test_id("round-log").locator("summary").click()
+    held[0].continue_()
+    page.unroute(feel)
+    skip_deal(page)
+    expect(page.locator("#round-log")).not_to_contain_text("Loading")
+    expect(page.get_by_test_id("round-log")).to_have_attribute("open", "")
+    assert page.url == url
+
+
 def test_hint_with_the_round_log_open_keeps_its_selection(page, site_url):
     """A hint's board comes whole (the page's own taps are unknown to a patch): the round's
     log in it is open again, and that must not ask the socket for the board once more, which
