@@ -67,6 +67,13 @@
     form.requestSubmit();
   }
 
+  // A form for the socket never loads a page: one sent before htmx has taken it (the page's
+  // first moments) would load the table again with its fields in the address. It is dropped;
+  // the socket's first board makes the page take input again.
+  document.addEventListener("submit", function (evt) {
+    if (evt.target.hasAttribute("ws-send")) evt.preventDefault();
+  });
+
   function call(name) {
     var hook = game[name];
     return hook ? hook.apply(null, Array.prototype.slice.call(arguments, 1)) : undefined;
