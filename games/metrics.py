@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections import Counter as _Tally
 from collections.abc import Callable, Iterable
@@ -196,21 +197,42 @@ def port_from_environment() -> int | None:
 
 
 _server = None
+_retrying = None  # the thread that tries a taken port again (the last one)
 
 
-def serve(port: int | None = None, address: str = "127.0.0.1"):
+def serve(port: int | None = None, address: str = "127.0.0.1", *, every=1.0, tries=120):
     """Serve ``/metrics`` on ``address:port`` in a thread of this process (once). A port that
-    is taken is logged, not fatal: the site runs on without its metrics."""
-    global _server
+    is taken is not fatal: the site runs on, and a thread tries the port again ``every``
+    seconds, ``tries`` times (in a rolling restart the process before this one, or a
+    connection that happened to take the port, lets go of it a moment later)."""
+    global _server, _retrying
     port = port_from_environment() if port is None else port
     if port is None or _server is not None:
         return _server
+    if _listen(port, address):
+        return _server
+    log.warning("metrics: %s:%s is taken; trying again every %ss", address, port, every)
+
+    def again():
+        for _ in range(tries):
+            time.sleep(every)
+            if _listen(port, address):
+                break
+        else:
+            log.error("metrics: gave up on %s:%s after %s tries", address, port, tries)
+
+    _retrying = threading.Thread(target=again, name="metrics-listen", daemon=True)
+    _retrying.start()
+    return None
+
+
+def _listen(port: int, address: str) -> bool:
+    global _server
     from prometheus_client import start_http_server
 
     try:
         _server, _thread = start_http_server(port, addr=address, registry=REGISTRY)
-    except OSError as e:
-        log.error("metrics: cannot listen on %s:%s: %s", address, port, e)
-        return None
+    except OSError:
+        return False
     log.info("metrics on http://%s:%s/metrics", address, port)
-    return _server
+    return True

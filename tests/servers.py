@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -29,9 +30,25 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports on 127.0.0.1, below Linux's ephemeral
+    range (32768 and up): a port the system hands out for outgoing connections can be taken
+    by one while a test's server restarts, which then cannot listen again."""
+    draw = random.SystemRandom()
+    for _ in range(100):
+        first = draw.randrange(20000, 32768 - count)
+        try:
+            with contextlib.ExitStack() as held:
+                for port in range(first, first + count):
+                    s = held.enter_context(socket.socket())
+                    s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError("no run of free ports")
 
 
 @contextlib.contextmanager

@@ -12,7 +12,6 @@ import contextlib
 import json
 import re
 import secrets
-import socket
 import ssl
 import subprocess
 import threading
@@ -31,7 +30,7 @@ from tests.faults.table import (
     start_table,
     wait_until,
 )
-from tests.servers import ROOT, RedisServer, fresh_database, postgres_cluster
+from tests.servers import ROOT, RedisServer, free_ports, fresh_database, postgres_cluster
 
 pytestmark = pytest.mark.faults
 
@@ -49,25 +48,6 @@ def readme_production() -> tuple[list[str], list[str]]:
         names += re.findall(r"\b([A-Z][A-Z_]+)=", block.split("make ", 1)[0])
         commands += [line.split("#")[0].strip() for line in block.splitlines()]
     return names, [c for c in commands if c.startswith("make production")]
-
-
-def _free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free ports on 127.0.0.1."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            first = s.getsockname()[1]
-        if first + count >= 65535:
-            continue
-        try:
-            with contextlib.ExitStack() as held:
-                for port in range(first, first + count):
-                    s = held.enter_context(socket.socket())
-                    s.bind(("127.0.0.1", port))
-            return first
-        except OSError:
-            continue
-    raise RuntimeError("no run of free ports")
 
 
 @pytest.fixture
@@ -94,7 +74,7 @@ def stack_env(tmp_path):
             capture_output=True,
             timeout=30,
         )
-        first = _free_ports(6)
+        first = free_ports(6)
         env.update(
             DEBUG="0",
             SECRET_KEY=secrets.token_urlsafe(40),

@@ -226,8 +226,28 @@ def test_serve_listens_on_loopback_only(monkeypatch):
     monkeypatch.setattr("prometheus_client.start_http_server", fake_start)
     monkeypatch.setattr(metrics, "_server", None)
     monkeypatch.setenv("METRICS_PORT", "9100")
-    assert metrics.serve() is None  # a taken port is logged, the site runs on
-    assert calls == [(9100, "127.0.0.1", metrics.REGISTRY)]
+    assert metrics.serve(every=0, tries=2) is None  # a taken port: the site runs on
+    metrics._retrying.join(5)
+    assert calls == [(9100, "127.0.0.1", metrics.REGISTRY)] * 3  # and tries it again
+
+
+def test_a_taken_port_is_served_once_it_is_free(monkeypatch):
+    """In a rolling restart the port can still be held a moment: the listener tries again."""
+    calls = []
+
+    def fake_start(port, addr, registry):
+        calls.append(port)
+        if len(calls) < 3:
+            raise OSError("address in use")
+        return "server", "thread"
+
+    monkeypatch.setattr("prometheus_client.start_http_server", fake_start)
+    monkeypatch.setattr(metrics, "_server", None)
+    assert metrics.serve(9101, every=0, tries=5) is None
+    metrics._retrying.join(5)
+    assert calls == [9101] * 3
+    assert metrics._server == "server"
+    assert metrics.serve(9101) == "server"  # once
 
 
 def test_the_endpoint_shows_the_metrics_in_prometheus_format():
