@@ -33,6 +33,7 @@ from jinja2 import ChainableUndefined, Environment, Template, nodes
 from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
+from games.frames import NOTHING_SEEN, Seen
 from games.templatetags.cards import hand_card, hand_reasons, playable_codes, table_card
 from games.templatetags.numbers import signed
 
@@ -66,13 +67,13 @@ class Drawn:
     MOST = 4096
 
     def __init__(self) -> None:
-        self.regions: dict[tuple, Markup] = {}
+        self.regions: dict[tuple, tuple] = {}  # key -> (markup, its inner regions' entries)
         self.lock = threading.Lock()
 
-    def get(self, key: tuple) -> Markup | None:
+    def get(self, key: tuple) -> tuple | None:
         return self.regions.get(key)
 
-    def put(self, key: tuple, html: Markup) -> Markup:
+    def put(self, key: tuple, html: tuple) -> tuple:
         if len(self.regions) >= self.MOST:
             with self.lock:
                 if len(self.regions) >= self.MOST:
@@ -105,20 +106,34 @@ class RegionExtension(Extension):
             nodes.Const(parser.name),
             name,
             nodes.Name("_language", "load"),  # BoardTemplate.render's (a lookup costs)
+            nodes.Name("_seen", "load"),  # the socket's last board, by region
+            nodes.Name("_drawing", "load"),  # this board's, for the socket's next
             nodes.Const(bool(inputs)),
             nodes.Tuple(inputs, "load"),
         ]
         return nodes.CallBlock(self.call_method("_region", args), [], [], body).set_lineno(lineno)
 
     @staticmethod
-    def _region(template, name, language, keyed, inputs, caller) -> Markup:
+    def _region(template, name, language, seen, drawing, keyed, inputs, caller) -> Markup:
         if not keyed:
             html = caller()
         else:
-            key = (template, name, language, repr(inputs))
-            html = DRAWN.get(key)
-            if html is None:
-                html = DRAWN.put(key, caller())
+            last = seen.get(name)
+            if last is not None and last[0] == inputs:
+                entry = last
+            else:
+                key = (template, name, language, repr(inputs))
+                kept = DRAWN.get(key)
+                if kept is None:
+                    drawing._open.append([])
+                    try:
+                        body = caller()
+                    finally:
+                        inner = tuple(drawing._open.pop())
+                    kept = DRAWN.put(key, (body, inner))
+                entry = (inputs, kept[0], kept[1])
+            drawing.add(name, entry)
+            html = entry[1]
         return Markup(f"<!--region {name}-->{html}<!--/region {name}-->")
 
 
@@ -131,6 +146,9 @@ class BoardTemplate(Template):
         context = dict(*args, **kwargs)
         language = get_language()
         context["_language"] = language
+        context.setdefault("_seen", NOTHING_SEEN)
+        if "_drawing" not in context:
+            context["_drawing"] = Seen()
         context["_"] = functools.partial(_translated, language=language)
         context["table_card"] = functools.partial(table_card, language=language)
         context["hand_card"] = functools.partial(hand_card, language=language)

@@ -150,6 +150,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             received,
             opened=self.open_parts,
             shown=self.drawing.rendered,
+            seen=self.frames.seen,
         )
         self.allowance.answered(frame.refused)
         await self._send_frame(frame)
@@ -200,6 +201,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                     since=read.since,
                     committed=read.committed,
                     opened=self.open_parts,
+                    seen=self.frames.seen,
                 )
                 await self._send_frame(frame)
         finally:
@@ -221,6 +223,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             self.frames.reset()
         if frame.html:
             await self.send(text_data=self.frames.encode(frame.html, frame.version))
+            if frame.drawn is not None:
+                self.frames.seen = frame.drawn
         self.drawing.sent(frame.version)
         self._draw_at(frame.due)
 
@@ -252,6 +256,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
                     self.language(),
                     self.drawing.rendered,
                     self.open_parts,
+                    self.frames.seen,
                 )
                 if frame is not None:
                     await self._send_frame(frame)

@@ -101,6 +101,7 @@ class Frames:
         self.skeleton: str | None = None
         self.regions: dict[str, str] = {}
         self.version: int | None = None
+        self.seen: dict[str, tuple] = NOTHING_SEEN  # the last board's ``Seen.drawn``
 
     def encode(self, html: str, version: int) -> str:
         """The message for this frame: a patch against the last board sent, or ``html``."""
@@ -268,3 +269,35 @@ def _changed(old: str | None, new: str) -> str:
     else:
         return new
     return f'{opening[:-1]} hx-swap-oob="{where}">{added}{closing}'
+
+
+class Seen:
+    """The regions of a board as drawn, by name: each region's inputs, its markup and the
+    regions inside it. A socket keeps its last board's (``Frames.seen``) and its next board
+    takes a region whose inputs are equal as it was, without writing the inputs out
+    (``repr``) or looking in the process's store (``cardsite.jinja.DRAWN``): a bot's reply
+    changes three or four of a board's fifteen to twenty regions. ``drawn`` is filled by the
+    board's render. Equal inputs draw equal markup, as for the store: the inputs are complete,
+    which the frames' conformance suite checks through a socket's ``Seen`` too."""
+
+    __slots__ = ("drawn", "_open")
+
+    def __init__(self) -> None:
+        self.drawn: dict[str, tuple] = {}  # name -> (inputs, markup, inner: ((name, entry), …))
+        self._open: list[list] = []  # the inner regions of the regions being drawn
+
+    def add(self, name: str, entry: tuple) -> None:
+        self.drawn[name] = entry
+        if self._open:
+            self._open[-1].append((name, entry))
+        for inner in entry[2]:
+            self._keep(inner)
+
+    def _keep(self, inner: tuple) -> None:
+        name, entry = inner
+        self.drawn[name] = entry
+        for deeper in entry[2]:
+            self._keep(deeper)
+
+
+NOTHING_SEEN: dict = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
@@ -134,6 +134,7 @@ class Frame:
     due: float | None = None
     whole: bool = False
     refused: bool = False
+    drawn: dict | None = field(default=None, compare=False, repr=False)
 
     def __iter__(self):
         return iter((self.html, self.version))
@@ -150,15 +151,21 @@ def _board(
     toast: str = "",
     hint: dict | None = None,
     opened=frozenset(),
+    seen=None,
     **kind,
 ) -> Frame:
+    """``seen``: the regions of the last board the socket sent (``Frames.seen``), which this
+    one takes as they are where their inputs are equal (``frames.Seen``)."""
     context = board_context(board, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
+    drawing = frames.Seen()
+    context["_seen"] = frames.NOTHING_SEEN if seen is None else seen
+    context["_drawing"] = drawing
     html = board_html(board.table.game, context)
     html += render_to_string("games/_toast.html", {"message": toast})
-    return _frame(frames.lean(html), board.table, **kind)
+    return _frame(frames.lean(html), board.table, drawn=drawing.drawn, **kind)
 
 
 def board_html(game: str, context: dict) -> str:
@@ -199,6 +206,7 @@ def snapshot(
     toast: str = "",
     committed=None,
     opened=frozenset(),
+    seen=None,
 ):
     """A viewer's board, or "" when it has seen this version already (``since``), or None.
 
@@ -210,17 +218,20 @@ def snapshot(
             board = services.look(code, user, committed, since=-1 if toast else since)
         except services.Refused:
             return None
-        return _seen(board, user, selected=selected, toast=toast, opened=opened)
+        return _seen(board, user, selected=selected, toast=toast, opened=opened, seen=seen)
 
 
-def drawn(code, user, language: str, since: int, opened=frozenset()) -> Frame | None:
+def drawn(code, user, language: str, since: int, opened=frozenset(), seen=None) -> Frame | None:
     """The next move on its way, drawn from this process's copy of the table without the
     database (so in the socket's own thread, without a hop to the database's): None when
     there is no copy or the board needs a read after all (the caller then snapshots)."""
     with translation.override(language):
         try:
             return _seen(
-                services.look(code, user, since=since, kept_only=True), user, opened=opened
+                services.look(code, user, since=since, kept_only=True),
+                user,
+                opened=opened,
+                seen=seen,
             )
         except SynchronousOnlyOperation:
             return None  # something of the board is not in the copy: read it in its thread
@@ -380,6 +391,7 @@ def handle(
     received=None,
     opened=frozenset(),
     shown: int | None = None,
+    seen=None,
 ):
     """One frame from the browser: a move of the game, or one of the table's own commands.
 
@@ -388,13 +400,14 @@ def handle(
     (``time.perf_counter()``), for the log line's duration; now, if not given. ``opened``:
     the parts of the board the page has open (``OPENABLE``). ``shown``: the newest version
     the socket has sent its page; a refusal comes with a board only if the table is newer.
+    ``seen``: the regions of the last board it sent (``frames.Seen``).
 
     A refusal is counted (``games.metrics``); every frame is logged in one line on
     ``games.actions`` at INFO.
     """
     received = time.perf_counter() if received is None else received
     done = _Outcome(game)
-    frame = _handle(code, user, language, data, done, opened, shown)
+    frame = _handle(code, user, language, data, done, opened, shown, seen)
     if done.outcome != "applied":
         metrics.refused(done.game, done.outcome)
     if actions_log.isEnabledFor(logging.INFO):
@@ -428,7 +441,9 @@ def _log_action(code, user, data: dict, done: _Outcome, frame, received: float) 
     )
 
 
-def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozenset(), shown=None):
+def _handle(
+    code, user, language: str, data: dict, done: _Outcome, opened=frozenset(), shown=None, seen=None
+):
     with translation.override(language):
         kind = data.get("action")
         command = COMMANDS.get(kind) if isinstance(kind, str) else None
@@ -440,10 +455,10 @@ def _handle(code, user, language: str, data: dict, done: _Outcome, opened=frozen
                 done.kind = kind
                 return _hint(code, user, data, done, opened)
             else:
-                return _move(code, user, data, done, opened)
+                return _move(code, user, data, done, opened, seen)
         except services.Refused as e:
-            return _refused(code, user, e, done, opened, shown)
-        return _answer(done, services.look(code, user), user, opened=opened)
+            return _refused(code, user, e, done, opened, shown, seen)
+        return _answer(done, services.look(code, user), user, opened=opened, seen=seen)
 
 
 def _answer(done: _Outcome, board: services.Board, user, **kind) -> Frame:
@@ -464,7 +479,7 @@ def _hint(code, user, data: dict, done: _Outcome, opened) -> Frame:
     return _answer(done, board, user, selected=selected, hint=hint, opened=opened, whole=True)
 
 
-def _move(code, user, data: dict, done: _Outcome, opened) -> Frame:
+def _move(code, user, data: dict, done: _Outcome, opened, seen) -> Frame:
     action = _action_from_frame(code, data, done.game)
     if action is None:
         done.outcome = "bad_frame"
@@ -472,10 +487,10 @@ def _move(code, user, data: dict, done: _Outcome, opened) -> Frame:
     done.kind = _move_kind(action)
     # The table as the move left it (seats already loaded): drawn as it is, without a read.
     table = services.submit_action(code, user, action, _version(data))
-    return _answer(done, services.board(table, user), user, opened=opened)
+    return _answer(done, services.board(table, user), user, opened=opened, seen=seen)
 
 
-def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown) -> Frame:
+def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown, seen) -> Frame:
     done.outcome = e.code
     if e.code == "no_such_table":
         return _toast_only(e.code)
@@ -492,7 +507,7 @@ def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown) -> 
         return _toast_only(e.code, e.params, done.game)
     # The board comes with the refusal, so a stale page catches up at once.
     toast = messages.refusal(e.code, e.params, done.game)
-    return _board(board, user, toast=toast, opened=opened, refused=True)
+    return _board(board, user, toast=toast, opened=opened, seen=seen, refused=True)
 
 
 def _move_kind(action: dict) -> str:

@@ -122,18 +122,20 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
             start = time.process_time()
             if profile:
                 profile.enable()
-            frame = views_live.handle(code, user, "en", data, game, shown=rendered)
+            frame = views_live.handle(code, user, "en", data, game, shown=rendered, seen=page.seen)
             while frame is not None:
                 if frame.html:
                     page.encode(frame.html, frame.version)
+                    if frame.drawn is not None:
+                        page.seen = frame.drawn
                     drawn += 1
                 rendered = max(rendered, frame.version)
                 if frame.due is None:
                     break
                 clock.to(frame.due)  # the next reply shows: drawn as the socket does
-                frame = views_live.drawn(code, user, "en", rendered) or views_live.snapshot(
-                    code, user, "en", since=rendered
-                )
+                frame = views_live.drawn(
+                    code, user, "en", rendered, seen=page.seen
+                ) or views_live.snapshot(code, user, "en", since=rendered, seen=page.seen)
             if profile:
                 profile.disable()
             times.append((time.process_time() - start) * 1000)

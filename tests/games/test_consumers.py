@@ -464,7 +464,7 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     table = {"version": 5, "presence": "connected"}
     reads, gate = [], asyncio.Event()
 
-    def snapshot(code, user, language, since=-1, committed=None, opened=frozenset()):
+    def snapshot(code, user, language, since=-1, committed=None, opened=frozenset(), seen=None):
         reads.append(since)
         if table["version"] <= since:
             return views_live.Frame("", table["version"])
@@ -489,7 +489,9 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     consumer.game = "gongzhu"
     consumer.language = lambda: "en"
     sent = []
-    consumer.frames = type("Frames", (), {"encode": lambda self, html, version: html})()
+    consumer.frames = type(
+        "Frames", (), {"encode": lambda self, html, version: html, "seen": None}
+    )()
 
     async def send(text_data):
         sent.append(text_data)

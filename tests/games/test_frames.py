@@ -347,11 +347,15 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
             move["version"] = str(load.board_version(html))
             views_live.handle(code, owner, "en", move, game)
         for user, sent, page, opened, lang in pages:
-            html, version = views_live.snapshot(code, user, lang, opened=opened)
+            # As a socket draws: the regions of its last board taken where their inputs are
+            # equal, the others from the process's store or drawn.
+            frame = views_live.snapshot(code, user, lang, opened=opened, seen=sent.seen)
+            html, version = frame
             DRAWN.clear()  # the same board drawn anew: no region of the store reused
             fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
             assert html == fresh, f"{game}: a region drawn before is not what it is now"
             message = sent.encode(html, version)
+            sent.seen = frame.drawn
             patches += message.startswith("<template data-patch")
             if rng.random() < drop:
                 continue  # this page missed the frame
@@ -469,3 +473,51 @@ def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock
         env.loader = original
         env.cache.clear()
         DRAWN.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_a_sockets_next_board_takes_the_regions_whose_inputs_are_the_same(game, settings, clock):
+    """Each bot's reply as it shows (paced), drawn for a socket that has the board before it:
+    every region whose inputs did not change is the last board's, as it was (neither written
+    out nor looked up); those that changed are drawn, or found in the process's store."""
+    settings.GAME_PACING = True
+    owner = User.objects.create_user("frames-seen")
+    code = str(services.create_table(owner, game, "normal").code)
+    rng = random.Random(5)
+    taken = drawn = replies = 0
+    last = views_live.snapshot(code, owner, "en", opened=views_live.OPENABLE)
+    for _ in range(60):
+        shown = services.get_table(code)
+        raw = services.Table.objects.get(code=code)
+        reply = getattr(shown, "next_shown_at", None) is not None
+        if reply:
+            clock.to(shown.next_shown_at)  # the next reply on its way shows
+        elif raw.bot_due_at is not None:
+            clock.to(raw.bot_due_at)
+            services.play_due_bot_move(code)
+        else:
+            move = load.policies()[game](last.html, rng)
+            if move is None:
+                break
+            move["version"] = str(load.board_version(last.html))
+            views_live.handle(code, owner, "en", move, game)
+        now = views_live.snapshot(code, owner, "en", opened=views_live.OPENABLE, seen=last.drawn)
+        # A region inside one that changed comes with it (from the store, or drawn).
+        inside_new = {
+            inner
+            for name, entry in now.drawn.items()
+            if entry is not last.drawn.get(name)
+            for inner, _entry in entry[2]
+        }
+        for name, entry in now.drawn.items():
+            before = last.drawn.get(name)
+            if before is not None and before[0] == entry[0] and name not in inside_new:
+                assert entry is before, f"{game}: {name} drawn again with the same inputs"
+                taken += reply
+            else:
+                drawn += reply
+        replies += reply
+        last = now
+    assert replies > 5
+    assert taken > 0 and drawn > 0

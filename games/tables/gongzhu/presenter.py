@@ -64,9 +64,22 @@ def context(
     showing_closed = bool(last and not trick["plays"] and phase != "expose")
     center_plays = last["plays"] if showing_closed else trick["plays"]
 
+    # Each region reads its own slice: a seat what its place shows (a bot's card played changes
+    # the trick, not the seat's place beyond its count), the trick the cards in the middle,
+    # the collected cards' table its rows (cardsite/jinja.py: a region is drawn again when its
+    # inputs change).
     seats = []
+    collected_rows = []
     for s in range(4):
         exposed_unplayed = (view["exposed_unplayed"] or [[]] * 4)[s]
+        collected_rows.append(
+            {
+                "name": names[s]["name"],
+                "exposed": [Card(c) for c in (view["exposed"] or [[]] * 4)[s]],
+                "collected": [Card(c) for c in view["collected"][s]],
+                "hand_score": view["hand_scores"][s],
+            }
+        )
         seats.append(
             {
                 **seat_basics(names, s, seat),
@@ -78,13 +91,15 @@ def context(
                 "to_move": phase == "play" and to_move == s,
                 "threat": view["all_hearts_threat"] == s,
                 "exposed": [Card(c) for c in exposed_unplayed],
-                "exposed_all": [Card(c) for c in (view["exposed"] or [[]] * 4)[s]],
-                "collected": [Card(c) for c in view["collected"][s]],
-                "played": None,
             }
         )
-    for play in center_plays:
-        seats[play["seat"]]["played"] = Card(play["card"], marker=MARKERS.get(play["card"], ""))
+    # The cards in the middle, in the seats' order, each at its seat's place.
+    by_seat = {p["seat"]: p["card"] for p in center_plays}
+    center = [
+        {"position": seats[s]["position"], "card": Card(c, marker=MARKERS.get(c, ""))}
+        for s in range(4)
+        if (c := by_seat.get(s))
+    ]
     markers = [
         {"kind": MARKERS[p["card"]], "label": marker_label(MARKERS[p["card"]])}
         for p in center_plays
@@ -140,6 +155,8 @@ def context(
         "phase": phase,
         "seats": seats,
         "seats_by_position": {s["position"]: s for s in seats},
+        "center": center,
+        "collected_rows": collected_rows,
         "center_closed": showing_closed,
         "closed_winner": names[last["winner"]]["name"]
         if showing_closed and last["winner"] is not None
