@@ -316,11 +316,14 @@ def _apply_move(
     moves of a transaction (a player's move and the bots' replies): every caller ends its
     moves with it."""
     game = table_game(table.game).engine
-    before = game.public_view(state) if _paced(table) else None  # for the bots' pause
+    before = None
+    if _paced(table):  # for the bots' pause: the view of the state this move starts from
+        kept = unit.public
+        before = kept[1] if kept is not None and kept[0] is state else game.public_view(state)
     state = _log_and_apply(unit, table, state, seat, action, by_computer)
     table.state = game.to_json(state)
     _finish_hand_if_over(unit, table, state)
-    _schedule_bots(table, state, before, shown_at)
+    _schedule_bots(table, state, before, shown_at, unit)
     unit.notify(table)
     return state
 

@@ -52,11 +52,16 @@ def _paced(table: Table) -> bool:
     return bool(settings.GAME_PACING) and not table.hurry
 
 
-def _bot_delay(table: Table, before_public: dict | None, state) -> float:
+def _bot_delay(table: Table, before_public: dict | None, state, unit=None) -> float:
+    """The pause before the next bot's move after the one that led to ``state``. ``unit``:
+    the command's ``Unit``, which keeps the view worked out here for the next move."""
     if not _paced(table):
         return 0.0
     gspec = table_game(table.game)
-    return gspec.pause_after(before_public, gspec.engine.public_view(state))
+    after = gspec.engine.public_view(state)
+    if unit is not None:
+        unit.public = (state, after)
+    return gspec.pause_after(before_public, after)
 
 
 def _shown_at(table: Table) -> datetime:
@@ -67,7 +72,11 @@ def _shown_at(table: Table) -> datetime:
 
 
 def _schedule_bots(
-    table: Table, state, before_public: dict | None = None, shown_at: datetime | None = None
+    table: Table,
+    state,
+    before_public: dict | None = None,
+    shown_at: datetime | None = None,
+    unit=None,
 ) -> None:
     """Record when the next bot move is due (or that none is): its pause after the moment
     the table as it is now shows (``shown_at``, else ``_shown_at``), and a person's turn
@@ -78,7 +87,7 @@ def _schedule_bots(
     shown_at = _shown_at(table) if shown_at is None else shown_at
     _set_turn_timer(table, [m for m in movers if m not in bots], shown_at)
     if any(m in bots for m in movers):
-        delay = _bot_delay(table, before_public, state)
+        delay = _bot_delay(table, before_public, state, unit)
         table.bot_due_at = shown_at + timedelta(seconds=delay)
     else:
         table.bot_due_at = None

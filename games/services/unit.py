@@ -39,6 +39,10 @@ class Unit:
 
     log: list[ActionLog] = field(default_factory=list)
     notified: list[Table] = field(default_factory=list)
+    # The last public view worked out for the bots' pause, with the state it is of: the next
+    # move of the transaction starts from that state, so its pause reads it again instead of
+    # working it out twice (moves._apply_move, pacing._bot_delay).
+    public: tuple | None = None
 
     def save_log(self) -> None:
         """Write the log lines of the moves made so far (``moves._save_moves``)."""

@@ -10,7 +10,8 @@ from django.utils import timezone
 from cardsite.accounts.models import profile_for
 from games import services, views_live
 from games.engine import get_game
-from games.models import Table
+from games.models import ActionLog, Table
+from games.registry import table_game
 
 pytestmark = pytest.mark.django_db
 GAME = get_game("gongzhu")
@@ -114,3 +115,32 @@ def test_bots_are_paced_and_fast_forward_skips_the_pauses(settings, django_user_
     assert shown.version == table.version and 0 in GAME.to_move(GAME.from_json(shown.state))
     html, _v = views_live.snapshot(table.code, owner, "en")
     assert fast.search(html).group(1) == " hidden"  # and the button is hidden again
+
+
+def test_a_paced_move_and_its_replies_work_out_each_public_view_once(
+    settings, django_user_model, clock, monkeypatch
+):
+    """The bots' pause compares the public view before and after each move: in a transaction
+    of several moves, the view after one is the view before the next, worked out once."""
+    settings.GAME_PACING = True
+    owner = django_user_model.objects.create_user("pace-views", password="x")
+    table = services.create_table(owner, "gongzhu", "easy")
+    views = []
+    engine = table_game("gongzhu").engine  # the services' own
+    real_view = engine.public_view
+    monkeypatch.setattr(engine, "public_view", lambda s: views.append(1) or real_view(s))
+    replied = 0
+    for _ in range(40):
+        shown = services.get_table(table.code)
+        state = GAME.from_json(shown.state)
+        if 0 not in GAME.to_move(state):
+            clock.to(timezone.now() + timedelta(seconds=60))
+            services.run_bots(table.code)
+            continue
+        views.clear()
+        logged = ActionLog.objects.count()
+        services.submit_action(table.code, owner, GAME.legal_actions(state, 0)[0], shown.version)
+        moves = ActionLog.objects.count() - logged  # the player's move and the replies with it
+        assert len(views) <= moves + 1  # not two per move
+        replied += moves > 1
+    assert replied >= 3
