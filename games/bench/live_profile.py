@@ -21,6 +21,7 @@ import cProfile
 import logging
 import os
 import pstats
+import random
 import statistics
 import threading
 import time
@@ -63,6 +64,9 @@ class Result:
     shares: dict[str, float]  # part -> share of the profiled CPU
     profiled_ms: float  # CPU ms per human action under the profiler
     top: list[tuple[str, float]]  # the functions of most own time: name, share
+    # Python function calls per human action, from the profiled run: a count, steady where
+    # the machine's speed is not (a shared machine's CPU times vary by a third run to run).
+    calls: float = 0.0
 
 
 class _Clock:
@@ -95,7 +99,13 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
     user = get_user_model().objects.create_user(f"liveprofile-{uuid.uuid4().hex[:12]}")
     users.append(user)
     times, boards = [], []
-    with mock.patch.object(timezone, "now", clock.now):
+    # The same deals every run (the tables' seeds drawn from a seeded generator): the same
+    # moves, so two versions of the code are compared on the same work.
+    deals = random.Random(f"liveprofile:{game}:{n}")
+    with (
+        mock.patch.object(timezone, "now", clock.now),
+        mock.patch("games.services.seating._seed", lambda: deals.getrandbits(128)),
+    ):
         table = services.create_table(user, game, level)
         code = str(table.code)
         page = frames.Frames()
@@ -147,9 +157,10 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
     return times, boards
 
 
-def _shares(profile: cProfile.Profile, top: int) -> tuple[dict[str, float], float, list]:
+def _shares(profile: cProfile.Profile, top: int) -> tuple[dict[str, float], float, list, int]:
     stats = pstats.Stats(profile).stats  # (file, line, function) -> (cc, nc, tt, ct, callers)
     total = sum(tt for (_cc, _nc, tt, _ct, _callers) in stats.values())
+    calls = sum(nc for (_cc, nc, _tt, _ct, _callers) in stats.values())
     own = sorted(((v[2], k) for k, v in stats.items()), reverse=True)[:top]
     tops = [(f"{_short(path)}:{line} {name}", tt / total) for tt, (path, line, name) in own]
     shares = {}
@@ -161,7 +172,7 @@ def _shares(profile: cProfile.Profile, top: int) -> tuple[dict[str, float], floa
             if name == function and path.endswith(module)
         )
         shares[part] = inclusive / total if total else 0.0
-    return shares, total, tops
+    return shares, total, tops, calls
 
 
 def _short(path: str) -> str:
@@ -208,7 +219,7 @@ def run(
                 boards.extend(drawn)
             profile = cProfile.Profile()
             times, _ = _human_actions(game, level, actions, profile, users)
-        shares, total, tops = _shares(profile, top)
+        shares, total, tops, calls = _shares(profile, top)
         return Result(
             game,
             level,
@@ -218,6 +229,7 @@ def run(
             shares,
             total * 1000 / max(1, len(times)),
             tops,
+            calls / max(1, len(times)),
         )
     finally:
         from games.models import Table
@@ -234,6 +246,7 @@ def report(result: Result) -> str:
         "CPU ms per human action, the median of each run: "
         + ", ".join(f"{m:.2f}" for m in result.cpu_ms)
         + f"  -> median {statistics.median(result.cpu_ms):.2f}",
+        f"function calls per human action: {result.calls:,.0f}",
         f"under the profiler: {result.profiled_ms:.2f} ms per human action, of which",
     ]
     for part, share in result.shares.items():
