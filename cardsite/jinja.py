@@ -18,8 +18,11 @@ the region's markers around its markup, drawn only when its inputs (``a, b``: ev
 the markup reads) are new. Each drawing is kept by the template, the region, the language and
 the inputs' ``repr`` (``DRAWN``), and every later board of any socket of this process with the
 same inputs reuses it: a bot's move draws again only the regions it changed, and a region
-every viewer sees alike (the trick, a seat) is drawn once for all of them. A region without
-``by`` is drawn every time. The inputs must be complete: the frames' conformance suite
+every viewer sees alike (the trick, a seat) is drawn once for all of them. Before the store,
+a socket's own last board (``games.frames.Seen``, handed in as ``_seen``): a region whose
+inputs equal those it had there is taken as it was, its inputs neither written out nor looked
+up (a bot's reply changes three or four of a board's regions). A region without ``by`` is
+drawn every time. The inputs must be complete: the frames' conformance suite
 (tests/games/test_frames.py) draws many boards with and without ``DRAWN`` and compares.
 """
 
