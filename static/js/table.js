@@ -593,6 +593,8 @@
   document.addEventListener("htmx:wsOpen", function () {
     socketUp = true;
     told = {};
+    // One opened before this script ran (the page's first moments) stays open too.
+    document.querySelectorAll("#board details[id][open]").forEach(function (d) { opened[d.id] = true; });
     document.querySelectorAll("#board details[data-opens][open]").forEach(sendOpen);
   });
   document.addEventListener("htmx:wsClose", function () { socketUp = false; }, true);

@@ -281,20 +281,22 @@ def test_a_held_key_plays_or_passes_once(page, site_url, site_shell):
     assert frames("pass") == 1, sent
 
 
-def test_the_round_log_opened_before_the_page_is_ready_comes_once_it_is(page, site_url):
-    """A log opened while the page's scripts are still starting (table.js listens, htmx has not
-    taken the page yet: feel.js, which runs between them, is held back here) is asked for once
-    the socket is open, and the page stays where it is: a submission before htmx took the form
-    loaded the page again with the form's fields in its address, the log closed."""
+@pytest.mark.parametrize("held_back", ["table", "feel"])
+def test_the_round_log_opened_before_the_page_is_ready_comes_once_it_is(page, site_url, held_back):
+    """A log opened while the page's scripts are still starting is asked for once the socket is
+    open, stays open, and the page stays where it is. Held back here: table.js (the log opened
+    before it listens; the first board closed it again), or feel.js, which runs between table.js
+    and htmx's start (table.js listens, htmx has not taken the page: the form's submission
+    loaded the page again with its fields in the address, the log closed)."""
     held = []
-    feel = re.compile(r"/static/js/feel\.[^/]*js$")
-    page.route(feel, lambda route: held.append(route))
+    script = re.compile(rf"/static/js/{held_back}\.[^/]*js$")
+    page.route(script, lambda route: held.append(route))
     start(page, site_url, draw="all")
-    assert held, "feel.js was not asked for"
+    assert held, f"{held_back}.js was not asked for"
     url = page.url
     page.get_by_test_id("round-log").locator("summary").click()
     held[0].continue_()
-    page.unroute(feel)
+    page.unroute(script)
     skip_deal(page)
     expect(page.locator("#round-log")).not_to_contain_text("Loading")
     expect(page.get_by_test_id("round-log")).to_have_attribute("open", "")
