@@ -28,7 +28,7 @@ from games.registry import table_game
 from games.services.pacing import _paced, _reveal_until, _schedule_bots, as_shown
 from games.services.presence import _expire_deadlines, _take_back_seat
 from games.services.reading import load_state
-from games.services.store import Refused, _read_seats, _save_row
+from games.services.store import Refused, _read_seats, _save_row, keep_state
 from games.services.unit import Unit, _check_version, _locked, _locked_seat
 
 LEVELS = ("easy", "normal", "hard")
@@ -322,6 +322,7 @@ def _apply_move(
         before = kept[1] if kept is not None and kept[0] is state else game.public_view(state)
     state = _log_and_apply(unit, table, state, seat, action, by_computer)
     table.state = game.to_json(state)
+    keep_state(table.state, state)  # read again as this object: the boards that follow
     _finish_hand_if_over(unit, table, state)
     _schedule_bots(table, state, before, shown_at, unit)
     unit.notify(table)

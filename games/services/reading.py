@@ -16,7 +16,14 @@ from django.utils import timezone
 from games.models import Seat, Table
 from games.registry import table_game
 from games.services.pacing import _reveal_until, as_shown
-from games.services.store import Refused, _by_code, _kept, parse_code
+from games.services.store import (
+    Refused,
+    _by_code,
+    _kept,
+    keep_state,
+    kept_state,
+    parse_code,
+)
 from games.summary import _seat_name, summarize
 from games.tables.base import TableSummary
 
@@ -74,7 +81,11 @@ def seat_of(table: Table, user) -> int | None:
 def load_state(table: Table):
     if not table.seed:
         raise Refused("not_started")  # a table for people before its match
-    return table_game(table.game).engine.from_json(table.state)
+    state = kept_state(table.state)
+    if state is None:
+        state = table_game(table.game).engine.from_json(table.state)
+        keep_state(table.state, state)
+    return state
 
 
 def view_for(table: Table, seat: int | None, state=None) -> dict:

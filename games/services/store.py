@@ -202,6 +202,37 @@ def _copy(table: Table) -> Table:
     return kept
 
 
+# The game states this process last decoded or encoded, newest last, by their JSON form (the
+# very object: a table's ``state`` as read or as written). A table's state is read again and
+# again as the same object: each paced reply drawn from this process's copy, the board that
+# answers a move; decoding it each time was a tenth of a Gan Deng Yan human action. A state
+# read from the database is a new object and decoded anew. Shared between threads and never
+# changed: an engine copies a state, never changes one (docs/ENGINE_CONTRACT.md;
+# tests/games/test_read_model.py checks it of every game). Each entry holds its JSON form, so
+# its ``id`` is not another object's while the entry is kept.
+_STATES: OrderedDict[int, tuple[object, object]] = OrderedDict()
+_STATES_LOCK = threading.Lock()
+STATES_KEPT = 256
+
+
+def kept_state(data):
+    """The state this JSON form (the object) decodes to, if this process has it; else None."""
+    with _STATES_LOCK:
+        entry = _STATES.get(id(data))
+        if entry is None or entry[0] is not data:
+            return None
+        _STATES.move_to_end(id(data))
+        return entry[1]
+
+
+def keep_state(data, state) -> None:
+    with _STATES_LOCK:
+        _STATES[id(data)] = (data, state)
+        _STATES.move_to_end(id(data))
+        while len(_STATES) > STATES_KEPT:
+            _STATES.popitem(last=False)
+
+
 # The tables this process last committed, newest last, as they committed: the frames that
 # follow a write (each socket of the table renders its own) read them from here instead of
 # reading the table back. A copy per commit, never handed to a writer (writers lock and read).

@@ -85,3 +85,58 @@ def test_each_board_is_one_read_of_the_services(game, recorder):
     moved = views_live.handle(code, user, "en", frame, game, shown=version)
     assert not moved.refused and moved.version > version
     assert recorder.calls == ["submit_action", "board"]
+
+
+@pytest.mark.parametrize("game", [g.name for g in table_games() if g.playable])
+def test_no_engine_call_changes_a_state_it_is_given(game):
+    """The process keeps decoded states and shares them (``services.store.kept_state``): that
+    holds only while nothing changes a state in place. Every call the site makes of an engine,
+    over a whole hand: the state's text is the same after it."""
+    import random
+
+    engine = table_game(game).engine
+    rng = random.Random(3)
+    state = engine.new_match(seed=11, seats=engine.info.seat_counts[0])
+    for _ in range(400):
+        if engine.hand_over(state):
+            break
+        text = engine.to_json(state)
+        engine.public_view(state)
+        movers = engine.to_move(state)
+        for seat in range(len(engine.public_view(state)["totals"])):
+            engine.observation(state, seat)
+        seat = movers[0]
+        action = rng.choice(engine.legal_actions(state, seat))
+        after = engine.apply(state, seat, action)
+        assert engine.to_json(state) == text, f"{game}: a call changed the state it was given"
+        state = after
+    assert engine.hand_over(state)
+
+
+def test_a_tables_state_is_decoded_once_for_the_boards_that_follow(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """A move's state is kept as it is encoded: the board drawn after it takes it without
+    decoding it again, and so does a second read of the same object."""
+    engine = table_game("gongzhu").engine
+    user = player("decoded-once")
+    table = services.create_table(user, "gongzhu", "normal")
+    services.run_bots(table.code)
+    decoded = []
+    real = engine.from_json
+    monkeypatch.setattr(engine, "from_json", lambda text: decoded.append(1) or real(text))
+    shown = services.get_table(table.code)
+    first = services.load_state(shown)
+    assert services.load_state(shown) is first
+    assert len(decoded) <= 1
+    decoded.clear()
+    state = first
+    assert 0 in engine.to_move(state)  # the bots played to the person's turn
+    with django_capture_on_commit_callbacks(execute=True):  # as committed: kept
+        moved = services.submit_action(
+            table.code, user, engine.legal_actions(state, 0)[0], shown.version
+        )
+    decoded.clear()  # the move's transaction read the table from the database
+    # The board a notice of that version draws (from this process's copy, as committed).
+    views_live.snapshot(table.code, user, "en", committed=moved.version)
+    assert decoded == []
