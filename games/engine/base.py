@@ -195,6 +195,7 @@ _loaded = False
 
 def register(game: Game) -> Game:
     _REGISTRY[game.name] = game
+    _NAMES.clear()  # a game of the same name replaced: its order may differ
     return game
 
 
@@ -212,8 +213,18 @@ def game_names(unlisted: bool = False) -> list[str]:
     """Every game, in its listed order (``GameInfo.order``); the unlisted ones (games for
     the tests only) too if asked."""
     _load_all()
-    shown = [name for name, game in _REGISTRY.items() if unlisted or not game.info.unlisted]
-    return sorted(shown, key=lambda name: (_REGISTRY[name].info.order, name))
+    key = (unlisted, tuple(_REGISTRY))
+    names = _NAMES.get(key)
+    if names is None:  # once per registry: a table's every read asks
+        shown = [n for n, game in _REGISTRY.items() if unlisted or not game.info.unlisted]
+        names = _NAMES[key] = tuple(
+            sorted(shown, key=lambda name: (_REGISTRY[name].info.order, name))
+        )
+    return list(names)
+
+
+# game_names' answers, by the registry's games (a test may list one more for a while).
+_NAMES: dict[tuple, tuple[str, ...]] = {}
 
 
 def _load_all() -> None:

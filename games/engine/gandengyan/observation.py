@@ -57,8 +57,10 @@ def _entry(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """A log entry as the viewer may see it: a play with its joker stand-ins, a draw as a
     count unless the viewer is the drawer."""
     if entry["type"] == "play":
-        combo = Combo.from_dict(entry["combo"])
-        return {**entry, "jokers_as": joker_stand_ins(combo, entry["cards"])}
+        cards = entry["cards"]
+        if not any(c in JOKERS for c in cards):  # most plays: nothing stands in
+            return {**entry, "jokers_as": {}}
+        return {**entry, "jokers_as": joker_stand_ins(Combo.from_dict(entry["combo"]), cards)}
     if entry["type"] == "draw":
         out = {"type": "draw", "seat": entry["seat"], "count": len(entry["cards"])}
         if viewer == entry["seat"]:
