@@ -128,11 +128,11 @@ class RegionExtension(Extension):
                 key = (template, name, language, repr(inputs))
                 kept = DRAWN.get(key)
                 if kept is None:
-                    drawing._open.append([])
+                    drawing.enter()
                     try:
                         body = caller()
                     finally:
-                        inner = tuple(drawing._open.pop())
+                        inner = drawing.leave()
                     kept = DRAWN.put(key, (body, inner))
                 entry = (inputs, kept[0], kept[1])
             drawing.add(name, entry)

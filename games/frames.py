@@ -286,7 +286,16 @@ class Seen:
         self.drawn: dict[str, tuple] = {}  # name -> (inputs, markup, inner: ((name, entry), …))
         self._open: list[list] = []  # the inner regions of the regions being drawn
 
+    def enter(self) -> None:
+        """A region's markup is being drawn: the regions added until ``leave`` are inside it."""
+        self._open.append([])
+
+    def leave(self) -> tuple:
+        """The regions drawn inside the region ``enter`` began, as (name, entry) pairs."""
+        return tuple(self._open.pop())
+
     def add(self, name: str, entry: tuple) -> None:
+        """A region of this board: drawn, or taken with its inner regions as they were."""
         self.drawn[name] = entry
         if self._open:
             self._open[-1].append((name, entry))
