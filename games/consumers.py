@@ -222,9 +222,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if frame.whole:
             self.frames.reset()
         if frame.html:
-            await self.send(text_data=self.frames.encode(frame.html, frame.version))
-            if frame.drawn is not None:
-                self.frames.seen = frame.drawn
+            await self.send(text_data=self.frames.encode(frame.html, frame.version, frame.drawn))
         self.drawing.sent(frame.version)
         self._draw_at(frame.due)
 

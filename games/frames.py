@@ -32,6 +32,8 @@ board it follows, like any patch. The markers themselves never leave the server 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 BETWEEN_TAGS = re.compile(r">\s{2,}<")
 ROOT = re.compile(r'<div id="board"[^>]*>')
@@ -101,10 +103,14 @@ class Frames:
         self.skeleton: str | None = None
         self.regions: dict[str, str] = {}
         self.version: int | None = None
-        self.seen: dict[str, tuple] = NOTHING_SEEN  # the last board's ``Seen.drawn``
+        self.seen: Mapping[str, tuple] = NOTHING_SEEN  # the last board's ``Seen.drawn``
 
-    def encode(self, html: str, version: int) -> str:
-        """The message for this frame: a patch against the last board sent, or ``html``."""
+    def encode(self, html: str, version: int, drawn: Mapping | None = None) -> str:
+        """The message for this frame: a patch against the last board sent, or ``html``.
+        ``drawn``: that board's regions as drawn (``Seen.drawn``), which the socket's next
+        board takes where their inputs are equal (``seen``)."""
+        if drawn is not None:
+            self.seen = drawn
         root, skeleton, regions = split(html)
         if not root:
             return shown(html)  # no board (a refusal's toast alone): nothing to remember
@@ -309,4 +315,4 @@ class Seen:
             self._keep(deeper)
 
 
-NOTHING_SEEN: dict = {}
+NOTHING_SEEN: Mapping[str, tuple] = MappingProxyType({})  # no board yet: every region drawn

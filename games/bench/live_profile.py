@@ -135,9 +135,7 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
             frame = views_live.handle(code, user, "en", data, game, shown=rendered, seen=page.seen)
             while frame is not None:
                 if frame.html:
-                    page.encode(frame.html, frame.version)
-                    if frame.drawn is not None:
-                        page.seen = frame.drawn
+                    page.encode(frame.html, frame.version, frame.drawn)
                     drawn += 1
                 rendered = max(rendered, frame.version)
                 if frame.due is None:

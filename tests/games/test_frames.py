@@ -354,8 +354,7 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
             DRAWN.clear()  # the same board drawn anew: no region of the store reused
             fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
             assert html == fresh, f"{game}: a region drawn before is not what it is now"
-            message = sent.encode(html, version)
-            sent.seen = frame.drawn
+            message = sent.encode(html, version, frame.drawn)
             patches += message.startswith("<template data-patch")
             if rng.random() < drop:
                 continue  # this page missed the frame
