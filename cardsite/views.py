@@ -8,15 +8,24 @@ from django.shortcuts import render
 def lobby(request):
     from games.models import Table
     from games.registry import table_games
+    from games.services import finished_lessons
     from games.tables.common import LEVEL_CHOICES
     from games.views_live import open_tables
 
     running = {}
+    played = False
     if request.user.is_authenticated:
         for table in Table.objects.filter(
-            seats__user=request.user, status=Table.Status.ACTIVE
+            seats__user=request.user, status=Table.Status.ACTIVE, lesson__isnull=True
         ).order_by("-updated_at"):
             running.setdefault(table.game, table)
+        played = (
+            bool(running)
+            or Table.objects.filter(seats__user=request.user, lesson__isnull=True)
+            .exclude(seed="")
+            .exists()
+        )
+    learned = finished_lessons(request.user)
     cards = [
         {
             "slug": g.name,
@@ -28,13 +37,21 @@ def lobby(request):
             "playable": g.playable,
             "has_setup": g.has_setup,
             "running": running.get(g.name),
+            "lesson": g.lesson is not None and g.playable,
+            "learned": g.name in learned,
         }
         for g in table_games()
     ]
     return render(
         request,
         "lobby.html",
-        {"games": cards, "levels": LEVEL_CHOICES, "open_tables": open_tables()},
+        {
+            "games": cards,
+            "levels": LEVEL_CHOICES,
+            "open_tables": open_tables(),
+            # A first visit (nothing played yet): learning to play comes first.
+            "newcomer": not played and any(c["lesson"] for c in cards),
+        },
     )
 
 

@@ -7,6 +7,8 @@ game and the site share here.
 
 from __future__ import annotations
 
+import contextlib
+
 from django.utils.translation import gettext as _
 
 from games.registry import table_game
@@ -59,11 +61,46 @@ def _shared(code: str) -> str | None:
         "slow_hints": _("Not so fast: wait a moment before the next hint."),
         "slow_moves": _("Not so fast: wait a moment before the next move."),
         "bad_reaction": _("That reaction is not available at this table."),
+        # guided first hands
+        "no_lesson": _("There is no lesson for that here."),
+        "no_level_in_lesson": _(
+            "In a lesson the computer players follow its script: play a real hand to choose their level."
+        ),
     }.get(code)
 
 
 def refusal(code: str, params: dict | None = None, game: str | None = None) -> str:
     """The sentence for a refused action (``game``: whose own codes to try first)."""
     params = params if isinstance(params, dict) else {}
+    lesson = _lesson(code, params)
+    if lesson is not None:
+        return lesson
     own = table_game(game).refusal(code, params) if game else None
-    return own or _shared(code) or _("That move is not allowed.")
+    said = own or _shared(code) or _("That move is not allowed.")
+    if params.get("lesson"):
+        # At a lesson's table: the rule, and where the lesson's move is.
+        pointer = _("The guide shows the move to make: the highlighted cards.")
+        return f"{said} {pointer}"
+    return said
+
+
+def _lesson(code: str, params: dict) -> str | None:
+    """A refusal at a lesson's table that teaches: why the lesson wants its move, or the
+    rule behind a question's answer (the step's own words where it has them)."""
+    if code == "lesson_quiz_first":
+        return _("Answer the guide's question first: tap one of its choices.")
+    if code not in ("lesson_other", "lesson_quiz_wrong"):
+        return None
+    step = None
+    with contextlib.suppress(KeyError, TypeError, AttributeError):
+        step = table_game(params["game"]).lesson.steps[params["step"]]
+    if code == "lesson_quiz_wrong":
+        if step is not None and step.quiz is not None:
+            return "{} {}".format(_("Not quite."), step.quiz.wrong)
+        return _("Not quite: try another choice.")
+    if step is not None and step.why:
+        other = _("That move is allowed, but not the one this lesson is about.")
+        return f"{other} {step.why}"
+    return _(
+        "That move is allowed, but this lesson goes another way: play the highlighted cards, and the guide says why."
+    )

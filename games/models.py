@@ -92,6 +92,10 @@ class Table(models.Model):
     )
     replay_seat = models.PositiveSmallIntegerField(default=0)
     start = models.JSONField(null=True, blank=True)
+    # A guided first hand (its game's ``lesson.LESSON``, games.lessons): ``{"offset": k,
+    # "quiz": answered}``. The script's move due is at index ``version - offset`` (a quiz
+    # answered is a new version that moves no card); null at every other table.
+    lesson = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -213,6 +217,26 @@ class ActionLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} seat {self.seat}: {self.action}"
+
+
+class LessonProgress(models.Model):
+    """A player's guided first hand of a game: begun (its table), and when finished."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lessons"
+    )
+    game = models.CharField(max_length=20, choices=game_choices)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_lesson_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} lesson{' finished' if self.finished_at else ''}"
 
 
 class Presence(models.Model):

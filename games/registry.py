@@ -27,7 +27,7 @@ from django.core.exceptions import ImproperlyConfigured
 from games import bots
 from games.engine import game_names, get_game
 from games.engine.base import Game, GameInfo, PublicView
-from games.tables.base import HOOKS, Labels
+from games.tables.base import HOOKS, Labels, Lesson
 from games.tables.common import BOARD_WORDS
 
 # Pauses for a person to follow the bots (seconds): a card, and a closed trick left in view.
@@ -48,6 +48,8 @@ class TableGame:
     review_samples: int | None = None
     # The plug-in package's folder, which holds the rule page's default texts.
     folder: Path | None = None
+    # The guided first hand (the plug-in's optional ``lesson.LESSON``, games.lessons).
+    lesson: Lesson | None = None
 
     @property
     def bots(self) -> ModuleType:
@@ -203,9 +205,12 @@ def _load(name: str) -> TableGame:
     example = None
     if importlib.util.find_spec(f"{package}.examples") is not None:
         example = importlib.import_module(f"{package}.examples").example
+    lesson = None
+    if hooks and importlib.util.find_spec(f"{package}.lesson") is not None:
+        lesson = importlib.import_module(f"{package}.lesson").LESSON
     samples = getattr(plugin, "REVIEW_SAMPLES", None)
     folder = Path(plugin.__file__).parent
-    return TableGame(get_game(name).info, labels, hooks, example, samples, folder)
+    return TableGame(get_game(name).info, labels, hooks, example, samples, folder, lesson)
 
 
 def _registry() -> dict[str, TableGame]:

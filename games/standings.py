@@ -57,14 +57,18 @@ def player_context(user) -> dict:
     for c in RatingChange.objects.filter(user=user).order_by("match__rated_at", "match_id"):
         changes.setdefault(c.game, []).append(c)
     played = dict(
-        Table.objects.filter(seats__user=user, seats__kind="person", replay_of__isnull=True)
+        Table.objects.filter(
+            seats__user=user, seats__kind="person", replay_of__isnull=True, lesson__isnull=True
+        )
         .exclude(seed="")
         .values_list("game")
         .annotate(n=Count("id", distinct=True))
     )
     seats = {
         table: (index, game)
-        for table, index, game in Seat.objects.filter(user=user, kind=Seat.Kind.PERSON)
+        for table, index, game in Seat.objects.filter(
+            user=user, kind=Seat.Kind.PERSON, table__lesson__isnull=True
+        )
         .exclude(table__seed="")
         .values_list("table_id", "index", "table__game")
     }

@@ -6,6 +6,8 @@ app_name = "games"
 
 urlpatterns = [
     path("play/<slug:game>/", views.play_now, name="play_now"),
+    path("learn/", views.learn, name="learn"),
+    path("learn/<slug:game>/", views.start_lesson, name="start_lesson"),
     path("tables/new/<slug:game>/", views.new_table, name="new_table"),
     path("tables/join/", views.join_by_code, name="join"),
     path("join/<str:token>/", views.invitation, name="invitation"),

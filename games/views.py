@@ -21,7 +21,7 @@ from games import history, reviews, services, standings, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
-from games.registry import table_game
+from games.registry import table_game, table_games
 from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES
 
@@ -66,6 +66,38 @@ def play_now(request, game: str):
     except services.Refused as e:
         messages.error(request, refusal(e.code, e.params, game))
         return redirect("lobby")
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
+    return redirect("games:table", code=table.code)
+
+
+def learn(request):
+    """Learn to play: each game's guided first hand, with the player's finished ones marked."""
+    done = services.finished_lessons(request.user)
+    lessons = [
+        {
+            "slug": g.name,
+            "name": g.labels.name,
+            "subtitle": g.labels.subtitle,
+            "suits": g.labels.suits,
+            "done": g.name in done,
+            "steps": sum(1 for seat, _a in g.lesson.script if seat == 0),
+        }
+        for g in table_games()
+        if g.playable and g.lesson is not None
+    ]
+    return render(request, "games/learn.html", {"lessons": lessons})
+
+
+@require_POST
+def start_lesson(request, game: str):
+    """Begin (or go back to) a game's guided first hand, as a guest if need be."""
+    gspec = _playable(game)
+    if gspec.lesson is None:
+        raise Http404
+    if not _ensure_player(request):
+        return redirect("games:learn")
+    table = services.start_lesson(request.user, game)
     if request.htmx:
         return HttpResponseClientRedirect(reverse("games:table", kwargs={"code": table.code}))
     return redirect("games:table", code=table.code)
@@ -337,7 +369,7 @@ def resign(request, code):
 @login_required
 def my_matches(request):
     tables = (
-        Table.objects.filter(seats__user=request.user)
+        Table.objects.filter(seats__user=request.user, lesson__isnull=True)  # not a lesson
         .exclude(seed="", status__in=[Table.Status.FINISHED, Table.Status.RESIGNED])
         .prefetch_related("seats__user__profile", "hands")
         .order_by("-updated_at")

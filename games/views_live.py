@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games import frames, messages, metrics, services
+from games import frames, lessons, messages, metrics, services
 from games.registry import table_game
 from games.summary import summarize
 from games.tables.common import LEVEL_CHOICES, frame_cards
@@ -70,6 +70,8 @@ def board_context(board: services.Board, user, selected=(), opened=frozenset()) 
         context["review_number"] = board.review_number
     if board.same_deal is not None:
         context["same_deal"] = board.same_deal
+    if table.lesson is not None and gspec.lesson is not None and seat == lessons.LEARNER:
+        context["guide"] = lessons.guide(gspec.lesson, table.lesson, table.version, over=board.over)
     if table.shared:
         own = next((s for s in summary.seats if s.index == seat), None)
         context["people"] = {
@@ -333,6 +335,10 @@ COMMANDS = {
     "take_back": lambda code, user, data: services.take_back(code, user),
     "react": lambda code, user, data: services.react(code, user, data.get("key")),
     "again": lambda code, user, data: services.play_again(code, user),
+    # A lesson's question: the choice tapped.
+    "quiz": lambda code, user, data: services.answer_quiz(
+        code, user, _whole_number(data.get("choice"), 9)
+    ),
 }
 
 

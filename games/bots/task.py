@@ -28,10 +28,15 @@ class BotTask:
     observation: dict
     legal: list[dict]
     rng_seed: str
+    # The move the seat must make, if its table follows a script (a guided first hand):
+    # made as it is, without asking the bot.
+    scripted: dict | None = None
 
 
 def choose(task: BotTask) -> dict:
     """The bot's move for a task: pure, deterministic in the task's seed."""
+    if task.scripted is not None:
+        return task.scripted
     bot = get_bot(task.game, task.level)
     return bot.act(task.observation, task.legal, random.Random(task.rng_seed))
 

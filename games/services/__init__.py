@@ -12,6 +12,7 @@ table's group "changed, version N". The modules, each using only those before it
 - ``presence``: sockets, presence, deadlines and auto-play, reactions.
 - ``moves``: a player's and the bots' moves, hands dealt and ended.
 - ``seating``: tables created, joined, left, started and played again.
+- ``lessons``: guided first hands begun, their questions answered, what a player finished.
 
 The names used outside the package are here; the others live in their module (a test that
 patches one patches it there).
@@ -19,6 +20,7 @@ patches one patches it there).
 
 from games.bots.task import BotTask
 from games.models import Table
+from games.services.lessons import answer_quiz, finished_lessons, start_lesson
 from games.services.moves import (
     LEVELS,
     apply_bot_move,
@@ -82,6 +84,7 @@ __all__ = [
     "BotTask",
     "Refused",
     "Table",
+    "answer_quiz",
     "apply_bot_move",
     "as_shown",
     "board",
@@ -93,6 +96,7 @@ __all__ = [
     "fast_forward",
     "find_invitation",
     "find_short_code",
+    "finished_lessons",
     "forget_person",
     "forget_player",
     "game_of",
@@ -119,6 +123,7 @@ __all__ = [
     "showing_table",
     "socket_closed",
     "socket_opened",
+    "start_lesson",
     "start_match",
     "start_next_hand",
     "submit_action",

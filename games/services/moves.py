@@ -19,11 +19,11 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
-from games import metrics, ratings
+from games import lessons, metrics, ratings
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
-from games.models import ActionLog, Hand, Seat, Table
+from games.models import ActionLog, Hand, LessonProgress, Seat, Table
 from games.registry import table_game
 from games.services.pacing import _paced, _reveal_until, _schedule_bots, as_shown
 from games.services.presence import _expire_deadlines, _take_back_seat
@@ -90,6 +90,9 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
     """A bot's choice computed inline (used for the quick simultaneous decisions at a deal)."""
     gspec = table_game(table.game)
     game = gspec.engine
+    move = _scripted(table, seat)
+    if move is not None:
+        return move
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     start = time.perf_counter()
     action = gspec.bot(level).act(
@@ -97,6 +100,43 @@ def _choose(table: Table, seat: int, level: str, state) -> dict:
     )
     metrics.bot_decided(level, time.perf_counter() - start)
     return action
+
+
+def _scripted(table: Table, seat: int) -> dict | None:
+    """At a lesson's table, the script's move due from ``seat`` (games.lessons)."""
+    if table.lesson is None:
+        return None
+    lesson = table_game(table.game).lesson
+    if lesson is None:
+        return None
+    return lessons.scripted(lesson, lessons.at(table.lesson, table.version), seat)
+
+
+def _check_lesson_move(table: Table, state, seat: int, action: dict) -> None:
+    """At a lesson's table, only the script's move is taken: an illegal move is refused by the
+    engine's own rule (``IllegalAction``), another legal one with the step's reason why the
+    lesson wants its own, and any move before the step's question is answered."""
+    lesson = table_game(table.game).lesson
+    if lesson is None:
+        return
+    index = lessons.at(table.lesson, table.version)
+    if lessons.quiz_pending(lesson, table.lesson, index) is not None:
+        raise Refused("lesson_quiz_first")
+    game = table_game(table.game).engine
+    read = game.read(state, seat, action)
+    game.apply(state, seat, read)  # an illegal move raises the engine's refusal here
+    want = lessons.scripted(lesson, index, seat)
+    if want is not None and not lessons.same_move(read, want):
+        raise Refused("lesson_other", {"game": table.game, "step": index})
+
+
+def _lesson_finished(table: Table) -> None:
+    """A lesson's hand is over: its learner has finished the game's lesson."""
+    learner = next(s for s in table.seats.all() if s.index == lessons.LEARNER)
+    if learner.user_id is not None:
+        LessonProgress.objects.filter(user_id=learner.user_id, game=table.game).update(
+            finished_at=timezone.now(), table=table
+        )
 
 
 def _decide(task: BotTask) -> dict:
@@ -151,6 +191,8 @@ def _finish_hand_if_over(unit: Unit, table: Table, state) -> None:
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()
         ratings.rate(table, hand.totals)
+    if table.lesson is not None:
+        _lesson_finished(table)
 
 
 def submit_action(code, user, action: dict, version) -> Table:
@@ -169,9 +211,13 @@ def submit_action(code, user, action: dict, version) -> Table:
                 raise Refused("hand_over")
             _take_back_seat(table, seat)  # acting takes the seat back from auto-play
             try:
+                if table.lesson is not None:
+                    _check_lesson_move(table, state, seat, action)
                 state = _apply_move(unit, table, state, seat, action)
             except IllegalAction as e:
-                raise Refused(e.code, e.params) from e
+                # At a lesson's table the rule comes with a pointer to the lesson's move.
+                params = {**e.params, "lesson": True} if table.lesson is not None else e.params
+                raise Refused(e.code, params) from e
         except Refused as e:
             # What the table showed when refused (nothing changed): the live side answers
             # a page that has this version without reading the table again.
@@ -216,6 +262,8 @@ def set_level(code, user, level: str) -> Table:
     with transaction.atomic():
         unit = Unit()
         table, _seat = _locked_seat(code, user)
+        if table.lesson is not None:
+            raise Refused("no_level_in_lesson")
         if table.shared:
             # A table for people has no level: each computer seat's was chosen before the
             # match. Refused, so that it cannot bump the version and make the others' moves
@@ -271,7 +319,7 @@ def hint_for(table: Table, seat: int, n: int = 0) -> dict | None:
     if seat not in game.to_move(state):
         return None
     legal = game.legal_actions(state, seat)
-    first = gspec.hint(game.observation(state, seat), legal)
+    first = _scripted(table, seat) or gspec.hint(game.observation(state, seat), legal)
     if not n:
         return first
     order = [first] + [a for a in legal if a != first]
@@ -295,6 +343,7 @@ def _bot_task(table: Table, state) -> BotTask | None:
         observation=game.observation(state, seat),
         legal=game.legal_actions(state, seat),
         rng_seed=f"{table.seed}:{table.version}:{seat}",
+        scripted=_scripted(table, seat),
     )
 
 

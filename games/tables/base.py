@@ -115,3 +115,51 @@ HOOKS: dict[str, tuple[str, ...]] = {
     # the game's own facts); note(position, names) says it in a sentence.
     "review": ("position", "note"),
 }
+
+
+# -- a guided first hand (``lesson.LESSON``, optional: games.lessons runs it)
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """A question the guide asks before a step's move, answered by tapping one of its
+    choices (each a few cards)."""
+
+    question: Any  # lazy text
+    choices: tuple[tuple[str, ...], ...]  # each choice: card codes, drawn as cards
+    answer: int  # the index of the right choice
+    right: Any  # said when the right choice is tapped: why it is right
+    wrong: Any  # said when another is tapped: the rule that decides
+
+
+@dataclass(frozen=True)
+class Step:
+    """The guide at one of the learner's moves (seat 0 is always the learner)."""
+
+    say: Any  # two or three sentences: what is happening and why, and what to do
+    # CSS selectors of the board's parts the step speaks of, highlighted (the cards of the
+    # step's move are highlighted anyway).
+    point: tuple[str, ...] = ()
+    # Said when the learner makes a legal move other than the lesson's: why the lesson
+    # wants its own (the machinery says something general without it).
+    why: Any = None
+    # Said while the others answer this move (until the learner's next step).
+    after: Any = None
+    quiz: Quiz | None = None  # asked before this step's move may be made
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A prepared hand played at a real table: the deal, every move in the order the table
+    applies them (the computer players' and the learner's), and the guide's steps."""
+
+    deal: dict  # a ``dealt`` record, the learner's cards in seat 0
+    dealer: int | None  # as ``new_match_from_deal`` takes it
+    # Every move of the hand: (seat, action as the engine's ``read`` logs it). At a deal
+    # whose first decision every seat makes at once, the computer players' come first, in
+    # seat order (they decide as the hand is dealt), then the learner's.
+    script: tuple[tuple[int, dict], ...]
+    steps: dict[int, Step]  # by the index in ``script`` of each of the learner's moves
+    intro: Any  # the guide's first words, before the first step's
+    summary: tuple[Any, ...]  # the rules the hand showed, one line each, at its end
+    options: dict | None = None  # the table's options (None: the game's defaults)

@@ -549,6 +549,21 @@
   document.addEventListener("htmx:wsAfterMessage", applyHandState, true);
   document.addEventListener("DOMContentLoaded", applyHandState);
 
+  // A lesson's guide names the parts of the board it speaks of (its data-point: selectors
+  // joined by " | "): they glow until the guide moves on.
+  function applyPointing() {
+    document.querySelectorAll(".is-pointed").forEach(function (el) { el.classList.remove("is-pointed"); });
+    var guide = document.getElementById("guide");
+    if (!guide || !guide.dataset.point) return;
+    guide.dataset.point.split(" | ").forEach(function (selector) {
+      try {
+        document.querySelectorAll(selector).forEach(function (el) { el.classList.add("is-pointed"); });
+      } catch (e) { /* not a selector this browser reads */ }
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", applyPointing);
+  document.addEventListener("DOMContentLoaded", applyPointing);
+
   // At a table for people: a person a computer plays for because their turn timer ran out
   // while the page stayed open is back as soon as they touch the page or return to its tab,
   // without having to find the badge's button (opening the page again does it on the server:
