@@ -10,6 +10,7 @@ a move is the lesson's, and what the guide shows. Nothing here reads or writes a
 from __future__ import annotations
 
 from games.tables.base import Lesson, Step
+from games.tables.common import Card
 
 LEARNER = 0
 
@@ -105,7 +106,7 @@ def guide(lesson: Lesson, progress: dict, version: int, *, over: bool) -> dict:
     if quiz is not None:
         out["quiz"] = {
             "question": str(quiz.question),
-            "choices": [list(c) for c in quiz.choices],
+            "choices": [[Card(code) for code in c] for c in quiz.choices],
         }
         return out
     if step.quiz is not None:

@@ -11,6 +11,7 @@ from games import lessons, messages, services, views_live
 from games.engine import IllegalAction
 from games.models import LessonProgress, Table
 from games.registry import table_game, table_games
+from games.tables.common import Card
 from tests.games.people import player
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +94,12 @@ def _index(table: Table) -> int:
 
 
 def _guide(table: Table, user) -> dict:
+    """The guide the learner's board shows, its board drawn too (in both languages)."""
     context = views_live.board_context(services.board(table, user), user)
+    for language in ("de", "en"):
+        with translation.override(language):
+            html = views_live.board_html(table.game, context)
+            assert 'id="guide"' in html
     return context.get("guide")
 
 
@@ -132,7 +138,12 @@ def test_the_toy_lesson_is_guided_from_its_first_step_to_its_end():
     table = _learner_turn(table)
     assert _index(table) == 3
     guide = _guide(table, user)
-    assert guide["quiz"]["choices"] == [["AS"], ["JH"]] and "say" not in guide
+    assert guide["quiz"]["choices"] == [[Card("AS")], [Card("JH")]] and "say" not in guide
+    # Drawn as the page draws it: each choice's cards.
+    html = views_live.board_html(
+        "toytrick", views_live.board_context(services.board(table, user), user)
+    )
+    assert 'data-testid="quiz-choice-1"' in html and 'data-card="JH"' in html
     # The question first: a move before it is answered is refused, so is a wrong answer.
     with pytest.raises(services.Refused) as refused:
         services.submit_action(table.code, user, {"type": "play", "card": "JH"}, table.version)

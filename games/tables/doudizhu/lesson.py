@@ -33,6 +33,7 @@ LESSON = Lesson(
         "kitty": ["9D", "KD", "2C"],
     },
     dealer=0,
+    options={"hands": 1},  # one hand: the table says "Hand 1 of 1"
     script=(
         (1, {"type": "bid", "value": 0}),
         (2, {"type": "bid", "value": 1}),
