@@ -8,7 +8,7 @@ from django.shortcuts import render
 def lobby(request):
     from games.models import Table
     from games.registry import table_games
-    from games.services import finished_lessons
+    from games.services import finished_lessons, streak
     from games.tables.common import LEVEL_CHOICES
     from games.views_live import open_tables
 
@@ -51,6 +51,7 @@ def lobby(request):
             "open_tables": open_tables(),
             # A first visit (nothing played yet): learning to play comes first.
             "newcomer": not played and any(c["lesson"] for c in cards),
+            "streak": streak(request.user),
         },
     )
 

@@ -63,6 +63,16 @@ def _shared(code: str) -> str | None:
         "bad_reaction": _("That reaction is not available at this table."),
         # guided first hands
         "no_lesson": _("There is no lesson for that here."),
+        # the deal of the day
+        "no_daily": _("There is no deal of the day for that game."),
+        "daily_played": _("You have played today's deal of this game already: come back tomorrow."),
+        "daily_seen": _(
+            "You have seen this deal played, so it cannot count for you: try tomorrow's."
+        ),
+        "no_level_in_daily": _(
+            "Today's deal is played against Hard by everyone, so that the results compare."
+        ),
+        "no_hint_in_daily": _("No hints on the deal of the day: every decision is your own."),
         "no_level_in_lesson": _(
             "In a lesson the computer players follow its script: play a real hand to choose their level."
         ),

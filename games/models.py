@@ -96,6 +96,10 @@ class Table(models.Model):
     # "quiz": answered}``. The script's move due is at index ``version - offset`` (a quiz
     # answered is a new version that moves no card); null at every other table.
     lesson = models.JSONField(null=True, blank=True, default=None)
+    # A deal of the day's table (games.services.daily): one hand, against Hard, never watched.
+    daily = models.ForeignKey(
+        "DailyDeal", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
 
     class Meta:
         ordering = ["-updated_at"]
@@ -237,6 +241,101 @@ class LessonProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game} lesson{' finished' if self.finished_at else ''}"
+
+
+class DailyDeal(models.Model):
+    """One game's deal of one day: the same cards and seat for everyone who plays it, and the
+    day's aggregates, kept as players finish (never counted per view)."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    day = models.DateField()
+    # The table's seed: with the same moves, Hard plays the same way for everyone.
+    seed = models.CharField(max_length=40)
+    # The deal turned so that the player's cards are seat 0's, and who deals (as
+    # ``new_match_from_deal`` takes it); the options and the number of seats it is played with.
+    deal = models.JSONField()
+    dealer = models.SmallIntegerField(null=True, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveIntegerField(default=0)  # finished entries
+    best = models.IntegerField(null=True, blank=True)
+    best_entry = models.ForeignKey(
+        "DailyEntry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "day"], name="one_deal_a_day")]
+
+    def __str__(self) -> str:
+        return f"{self.game} deal of {self.day}"
+
+
+class DailyEntry(models.Model):
+    """One player's go at a deal of the day: begun, then finished with its score and the
+    player's moves (what the comparison with the others reads)."""
+
+    daily = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_entries"
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    score = models.IntegerField(null=True, blank=True)
+    moves = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["daily", "user"], name="one_entry_a_deal")]
+        indexes = [models.Index(fields=["daily", "-score"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.daily}: {self.score}"
+
+
+class DailyScore(models.Model):
+    """How many finished a deal of the day with this score: places and percentiles read it."""
+
+    daily = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="scores")
+    score = models.IntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["daily", "score"], name="one_count_a_score")]
+
+    def __str__(self) -> str:
+        return f"{self.daily}: {self.count} × {self.score}"
+
+
+class DailyChoice(models.Model):
+    """How many players, having made the same moves before (``position``: their digest), then
+    made ``move`` (its JSON): what the comparison after the hand reads."""
+
+    daily = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="choices")
+    position = models.CharField(max_length=40)
+    move = models.CharField(max_length=300)
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["daily", "position", "move"], name="one_count_a_choice")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.daily} at {self.position[:8]}: {self.count} × {self.move}"
+
+
+class DailySeen(models.Model):
+    """A player who saw a deal of the day played (a replay) before playing it: not entered."""
+
+    daily = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["daily", "user"], name="seen_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} saw {self.daily}"
 
 
 class Presence(models.Model):

@@ -1,12 +1,18 @@
 from django.urls import path
 
-from games import views
+from games import views, views_daily
 
 app_name = "games"
 
 urlpatterns = [
     path("play/<slug:game>/", views.play_now, name="play_now"),
     path("learn/", views.learn, name="learn"),
+    path("daily/", views_daily.daily, name="daily"),
+    path("daily/history/", views_daily.daily_history, name="daily_history"),
+    path("daily/table/<uuid:code>/", views_daily.daily_of_table, name="daily_of_table"),
+    path("daily/<slug:game>/", views_daily.daily_start, name="daily_start"),
+    path("daily/<slug:game>/<str:day>/", views_daily.daily_day, name="daily_day"),
+    path("daily/<slug:game>/<str:day>/best/", views_daily.daily_best, name="daily_best"),
     path("learn/<slug:game>/", views.start_lesson, name="start_lesson"),
     path("tables/new/<slug:game>/", views.new_table, name="new_table"),
     path("tables/join/", views.join_by_code, name="join"),

@@ -423,6 +423,7 @@ def player(request, pk: int):
         raise Http404
     context = standings.player_context(user)
     context["own"] = request.user.is_authenticated and request.user.pk == user.pk
+    context["daily_streak"] = services.streak(user)
     return render(request, "games/player.html", context)
 
 

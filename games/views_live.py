@@ -70,6 +70,8 @@ def board_context(board: services.Board, user, selected=(), opened=frozenset()) 
         context["review_number"] = board.review_number
     if board.same_deal is not None:
         context["same_deal"] = board.same_deal
+    if table.daily_id is not None:
+        context["daily"] = True  # its end leads to the day's standings
     if table.lesson is not None and gspec.lesson is not None and seat == lessons.LEARNER:
         context["guide"] = lessons.guide(gspec.lesson, table.lesson, table.version, over=board.over)
     if table.shared:

@@ -13,6 +13,7 @@ table's group "changed, version N". The modules, each using only those before it
 - ``moves``: a player's and the bots' moves, hands dealt and ended.
 - ``seating``: tables created, joined, left, started and played again.
 - ``lessons``: guided first hands begun, their questions answered, what a player finished.
+- ``daily``: the deal of the day: drawn, played once, its standings and comparison, streaks.
 
 The names used outside the package are here; the others live in their module (a test that
 patches one patches it there).
@@ -20,6 +21,14 @@ patches one patches it there).
 
 from games.bots.task import BotTask
 from games.models import Table
+from games.services.daily import (
+    deal_of,
+    may_see_played,
+    seen_played,
+    start_daily,
+    streak,
+    today,
+)
 from games.services.lessons import answer_quiz, finished_lessons, start_lesson
 from games.services.moves import (
     LEVELS,
@@ -77,6 +86,12 @@ from games.services.seating import (
 from games.services.store import Refused, forget_person, parse_code
 
 __all__ = [
+    "deal_of",
+    "may_see_played",
+    "seen_played",
+    "start_daily",
+    "streak",
+    "today",
     "LEVELS",
     "REACTIONS",
     "TURN_TIMERS",

@@ -19,6 +19,8 @@ def position(observation: DouDizhuObservation) -> dict:
 
 def note(position: dict, names: dict) -> str:
     landlord = position["landlord"]
+    if landlord is None:
+        return _("The bidding: your bid.")
     if landlord == position["seat"]:
         role = _("You are the landlord.")
     else:

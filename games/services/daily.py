@@ -1,0 +1,217 @@
+"""The deal of the day: one deal per game per day, the same cards and seat for everyone, played
+once per account against Hard (which, given the same moves, plays the same way for everyone:
+the table's seed is the deal's), unrated; the day's standings and the comparison with the
+players who reached the same position, from aggregates kept as players finish
+(``moves._record_daily``), never counted per view.
+
+The day is the site's (``TIME_ZONE``): it rolls over at midnight there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import DailyChoice, DailyDeal, DailyEntry, DailyScore, DailySeen, Seat, Table
+from games.registry import table_game
+from games.services.moves import _open_hand, position_key
+from games.services.store import Refused
+from games.services.unit import Unit
+
+DAILY_LEVEL = "hard"
+# Of the comparison's positions, those at least this many players reached.
+COMPARED_FROM = 2
+
+
+def today() -> date:
+    """The site's day now (it rolls over at midnight in ``TIME_ZONE``)."""
+    return timezone.localdate()
+
+
+def _draw(game_name: str, day: date) -> random.Random:
+    """The day's draw for a game: the same for everyone, and unknown before the day to anyone
+    without the site's secret key (the code is public, the key is not)."""
+    key = settings.SECRET_KEY.encode()
+    digest = hmac.new(key, f"daily:{game_name}:{day.isoformat()}".encode(), hashlib.sha256)
+    return random.Random(digest.digest())
+
+
+def _one_hand_options(info) -> dict:
+    """The game's default options, a match of hands played as one (the deal is one hand)."""
+    options = dict(info.default_options)
+    if "hands" in info.options and 1 in info.options["hands"]:
+        options["hands"] = 1
+    return options
+
+
+def deal_of(game_name: str, day: date | None = None) -> DailyDeal:
+    """The deal of ``day`` (today) for a game, drawn the first time anyone asks for it."""
+    day = day or today()
+    found = DailyDeal.objects.filter(game=game_name, day=day).first()
+    if found is not None:
+        return found
+    try:
+        gspec = table_game(game_name)
+    except KeyError as e:
+        raise Refused("no_daily") from e
+    if not gspec.playable:
+        raise Refused("no_daily")
+    draw = _draw(game_name, day)
+    seed = draw.getrandbits(128)
+    info = gspec.info
+    seats = draw.choice(info.seat_counts)
+    seat = draw.randrange(seats)  # the player's seat in the deal as drawn
+    options = _one_hand_options(info)
+    engine = gspec.engine
+    state = engine.new_match(seed=seed, seats=seats, options=options or None)
+    dealt = engine.dealt(state)
+    dealer = engine.public_view(state).get("dealer")
+    # Turned so that the player's cards are seat 0's (as a deal played again is).
+    deal = {k: (v[seat:] + v[:seat] if k == "hands" else v) for k, v in dealt.items()}
+    try:
+        with transaction.atomic():
+            return DailyDeal.objects.create(
+                game=game_name,
+                day=day,
+                seed=str(seed),
+                deal=deal,
+                dealer=None if dealer is None else (dealer - seat) % seats,
+                options=options,
+            )
+    except IntegrityError:  # drawn twice at once: the first one stands (the same draw)
+        return DailyDeal.objects.get(game=game_name, day=day)
+
+
+def start_daily(user, game_name: str) -> Table:
+    """The player's table for today's deal of a game: theirs again while it runs; a new one if
+    they have not played it; refused once played, or after seeing it played (a replay)."""
+    daily = deal_of(game_name)
+    gspec = table_game(game_name)
+    with transaction.atomic():
+        entry = DailyEntry.objects.select_for_update().filter(daily=daily, user=user).first()
+        if entry is not None:
+            running = entry.table
+            if entry.finished_at is None and running is not None and running.is_active:
+                return running
+            raise Refused("daily_played")
+        if DailySeen.objects.filter(daily=daily, user=user).exists():
+            raise Refused("daily_seen")
+        engine = gspec.engine
+        seed = int(daily.seed)
+        state = engine.new_match_from_deal(
+            daily.deal, daily.dealer, daily.options or None, seed=seed
+        )
+        unit = Unit()
+        table = Table.objects.create(
+            game=game_name,
+            options=daily.options,
+            seed=daily.seed,
+            state=engine.to_json(state),
+            owner=user,
+            level=DAILY_LEVEL,
+            start={"deal": daily.deal, "dealer": daily.dealer},
+            daily=daily,
+        )
+        Seat.objects.create(table=table, index=0, user=user)
+        for i in range(1, len(daily.deal["hands"])):
+            Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=DAILY_LEVEL)
+        _open_hand(unit, table, state)
+        try:
+            with transaction.atomic():
+                DailyEntry.objects.create(daily=daily, user=user, table=table)
+        except IntegrityError as e:  # the same player started it twice at once
+            raise Refused("daily_played") from e
+    return table
+
+
+def entry_of(daily: DailyDeal, user) -> DailyEntry | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return DailyEntry.objects.filter(daily=daily, user=user).first()
+
+
+def standings(daily: DailyDeal, entry: DailyEntry | None, top: int = 10) -> dict:
+    """The day's standings as one player sees them: their place (ties share one), how many
+    they beat, the best result, and the leading players. Reads the kept aggregates (one row
+    per score reached) and the top entries by the (deal, score) index: a handful of rows
+    whatever the number of players."""
+    counts = list(DailyScore.objects.filter(daily=daily).values_list("score", "count"))
+    total = sum(c for _s, c in counts)
+    mine = None
+    if entry is not None and entry.finished_at is not None and entry.score is not None:
+        above = sum(c for s, c in counts if s > entry.score)
+        below = sum(c for s, c in counts if s < entry.score)
+        mine = {
+            "score": entry.score,
+            "place": above + 1,
+            "beaten": below,
+            "share_beaten": round(100 * below / total) if total else 0,
+        }
+    leaders = []
+    for row in (
+        DailyEntry.objects.filter(daily=daily, finished_at__isnull=False)
+        .select_related("user__profile")
+        .order_by("-score", "finished_at")[:top]
+    ):
+        leaders.append(
+            {
+                "user": row.user,
+                "score": row.score,
+                "place": 1 + sum(c for s, c in counts if s > row.score),
+                "you": entry is not None and row.pk == entry.pk,
+            }
+        )
+    return {
+        "players": total,
+        "mine": mine,
+        "best": daily.best,
+        "leaders": leaders,
+        "spread": sorted(counts, reverse=True),
+    }
+
+
+def choices_at(daily: DailyDeal, moves_before: list) -> dict[str, int]:
+    """What the players who made ``moves_before`` did next, by move, with their counts."""
+    rows = DailyChoice.objects.filter(daily=daily, position=position_key(moves_before))
+    return {r.move: r.count for r in rows}
+
+
+def may_see_played(daily: DailyDeal, user) -> bool:
+    """Another player's game of the deal (the best result's replay) may be seen by those who
+    have played it, and by everyone once its day is over."""
+    if daily.day < today():
+        return True
+    entry = entry_of(daily, user)
+    return entry is not None and entry.finished_at is not None
+
+
+def seen_played(daily: DailyDeal, user) -> None:
+    """``user`` saw the deal played before playing it: they may not enter it any more."""
+    if getattr(user, "is_authenticated", False) and entry_of(daily, user) is None:
+        DailySeen.objects.get_or_create(daily=daily, user=user)
+
+
+def streak(user) -> int:
+    """Days in a row with a deal of the day finished, up to today (or yesterday, while today's
+    is still to play)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    days = set(
+        DailyEntry.objects.filter(user=user, finished_at__isnull=False).values_list(
+            "daily__day", flat=True
+        )
+    )
+    day = today()
+    if day not in days:
+        day -= timedelta(days=1)
+    count = 0
+    while day in days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
