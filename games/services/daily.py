@@ -151,7 +151,7 @@ def standings(daily: DailyDeal, entry: DailyEntry | None, top: int = 10) -> dict
             "score": entry.score,
             "place": above + 1,
             "beaten": below,
-            "share_beaten": round(100 * below / total) if total else 0,
+            "share_beaten": 100 * below // total if total else 0,
         }
     leaders = []
     for row in (
