@@ -97,7 +97,9 @@ def guide(lesson: Lesson, progress: dict, version: int, *, over: bool) -> dict:
     }
     step = step_due(lesson, index)
     if step is None:
-        # The others are to move: what the learner's last step said would follow.
+        # The others are to move: what the learner's last step said would follow (the step
+        # still counts as the one under way until the learner's next).
+        out["number"] = max(done, 1)
         last = lesson.steps.get(steps[done - 1]) if done else None
         out["say"] = str(last.after) if last is not None and last.after else ""
         return out
