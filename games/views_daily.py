@@ -122,7 +122,10 @@ def daily_day(request, game: str, day: str):
     else:
         context["standings"] = {"players": deal.players}
     if finished:
-        context["comparison"] = comparison(entry)
+        rows = comparison(entry)
+        context["comparison"] = rows
+        context["differing"] = [r for r in rows if not r["same"]]
+        context["agree"] = len(rows) - len(context["differing"])
     return render(request, "games/daily_day.html", context)
 
 

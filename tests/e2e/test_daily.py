@@ -8,8 +8,11 @@ nothing of its play (neither the standings nor the best result's replay).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -24,7 +27,6 @@ pytestmark = pytest.mark.once
 
 LISTED = [g.name for g in table_games() if g.playable and not g.info.unlisted]
 JOKERS = ("BJ", "RJ")
-TABLE_URL = re.compile(r"/tables/[0-9a-f-]+/$")
 # What a person at the table may do now (READY's answers other than "done" and "").
 TURN = ("play", "bid", "expose")
 ANY_STATE = f"() => ({READY})() !== ''"
@@ -115,6 +117,7 @@ def to_the_daily_table(page, site_url: str, lang: str, game: str) -> str:
     expect(page).to_have_url(re.compile(rf"/{lang}/tables/[0-9a-f-]+/$"))
     board_ready(page)
     expect(page.locator("#board .hand__card").first).to_be_attached()
+    expect(page.get_by_test_id("daily-banner")).to_be_visible()
     return code_of(page)
 
 
@@ -175,6 +178,8 @@ def act(page, what: str) -> None:
         page.get_by_test_id(f"bid-{max(values)}").click(timeout=5000)
         page.wait_for_function(MOVED_OR_REFUSED, arg=before, timeout=5000)
         return
+    # No Hint at a daily table: the board shows none to press.
+    assert not page.locator("[data-testid=hint]:visible").count(), "a Hint button is shown"
     if not page.locator("#board .combo-hand").count():  # Gong Zhu: one card to a play
         code = page.locator("#board .hand__card.is-playable").first.get_attribute("data-card")
         card = page.locator(f"#board .hand__card[data-card='{code}']")
@@ -198,15 +203,12 @@ def play_the_hand(page, limit: int = 300) -> None:
         if state == "done":
             return
         if state in TURN:
-            try:
+            # A timeout: the board was drawn again meanwhile, the loop looks again.
+            with contextlib.suppress(PlaywrightTimeout):
                 act(page, state)
-            except PlaywrightTimeout:
-                pass  # the board was drawn again meanwhile: look again
         else:
-            try:
+            with contextlib.suppress(PlaywrightTimeout):
                 page.wait_for_function(ANY_STATE, timeout=15_000)
-            except PlaywrightTimeout:
-                pass
     raise AssertionError(f"the hand did not end (the page says {page.evaluate(READY)!r})")
 
 
@@ -249,9 +251,15 @@ def the_days_page(page, lang: str, game: str, day: str, *, second: bool) -> tupl
     expect(page.get_by_test_id("daily-share")).to_contain_text(re.compile(r"\d+\s*%"))
     expect(page.get_by_test_id("daily-comparison")).to_be_visible()
     if second:
-        # The first finisher faced the same first position: the comparison has a row.
-        expect(page.get_by_test_id("compare-row").first).to_be_visible()
-        expect(page.get_by_test_id("compare-row").first).to_contain_text(re.compile(r"\d+\s*%"))
+        # The first finisher faced the same first positions: the comparison says how often
+        # the player played as most did, lists the decisions where they did not, and all of
+        # them behind "All your decisions".
+        expect(page.get_by_test_id("daily-agree")).to_contain_text(re.compile(r"\d+"))
+        everything = page.locator(".daily-all")
+        everything.locator("summary").click()
+        row = everything.get_by_test_id("compare-row").first
+        expect(row).to_be_visible()
+        expect(row).to_contain_text(re.compile(r"\d+\s*%"))
     expect(page.get_by_test_id("daily-best-link")).to_be_visible()
     return place, score
 
@@ -340,6 +348,13 @@ def test_two_players_play_the_days_deal_once_and_compare(game, browser_in, site_
     for lang in langs:
         cannot_play_again(pages[lang], site_url, lang, game, site_shell)
 
+    # Having played it, the German guest may see how the best result was played.
+    de = pages["de"]
+    de.goto(f"{site_url}/de/daily/{game}/{day}/")
+    de.get_by_test_id("daily-best-link").click()
+    expect(de).to_have_url(re.compile(rf"/de/daily/{game}/{day}/best/$"))
+    expect(de.get_by_test_id("daily-best")).to_be_visible()
+
     # A third person, who has not played it: first a visitor, then a guest (at a game of
     # their own against the computer).
     third = browser_in("en")
@@ -347,3 +362,16 @@ def test_two_players_play_the_days_deal_once_and_compare(game, browser_in, site_
     start_alone(third, site_url, game, "en")
     expect(third.locator(".account-menu summary")).to_be_visible()
     nothing_before_playing(third, site_url, "en", game, day)
+    third.goto(f"{site_url}/en/daily/")
+    expect(third.get_by_test_id(f"daily-play-{game}")).to_be_visible()
+    expect(third.get_by_test_id(f"daily-result-{game}")).to_have_count(0)
+
+    # DAILY_SHOTS=<dir>: the day's page of the second finisher, on a desktop and a phone
+    # (looked at, not compared).
+    folder = os.environ.get("DAILY_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        de.goto(f"{site_url}/de/daily/{game}/{day}/")
+        de.screenshot(path=f"{folder}/{game}-day-desktop.png", full_page=True)
+        de.set_viewport_size({"width": 390, "height": 844})
+        de.screenshot(path=f"{folder}/{game}-day-phone.png", full_page=True)

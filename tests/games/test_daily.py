@@ -203,3 +203,23 @@ def test_a_visitor_plays_todays_deal_as_a_guest_from_the_lobby(client):
     future = services.today() + dt.timedelta(days=3)
     ahead = reverse("games:daily_day", kwargs={"game": "gongzhu", "day": future.isoformat()})
     assert client.get(ahead).status_code == 404
+
+
+def test_a_decision_unlike_the_others_is_shown_beside_what_most_played(client):
+    ren, ole, mia = player("ren"), player("ole"), player("mia")
+    _play(ren, "gongzhu", seed=7)
+    _play(ole, "gongzhu", seed=7)  # as ren did
+    table = _play(mia, "gongzhu", seed=11)  # otherwise somewhere
+    entry = DailyEntry.objects.get(user=mia)
+    rows = views_daily.comparison(entry)
+    assert rows and rows[0]["players"] == 3, "the first decision was the same position for all"
+    differing = [r for r in rows if not r["same"]]
+    assert differing, "mia parted from the two others somewhere"
+    first = differing[0]
+    assert (first["top_share"], first["mine_share"]) == (67, 33)  # two of three, one
+    assert first["top"] != first["mine"]
+    client.force_login(mia)
+    day = reverse("games:daily_day", kwargs={"game": "gongzhu", "day": table.daily.day.isoformat()})
+    page = client.get(day).content.decode()
+    assert 'data-testid="daily-agree"' in page
+    assert page.count('data-testid="compare-row"') == len(rows) + len(differing)
