@@ -12,6 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.e2e.test_doudizhu import play_hand as play_doudizhu_hand
@@ -206,4 +207,29 @@ def test_a_dou_dizhu_table_bidding_playing_and_settling(page, site_url, site_she
     expect(page.get_by_test_id("settlement")).to_be_visible()
     audit.check(page, "Dou Dizhu: the settlement")
     expect(page).to_have_url(re.compile(r"/tables/"))
+    audit.done()
+
+
+def test_learning_and_the_deal_of_the_day(page, site_url):
+    """The lessons' page and a lesson's table with its guide; today's deals, a day's page
+    before playing, past deals, and a deal of the day's table."""
+    audit = Audit()
+    for lang in ("en", "de"):
+        page.goto(f"{site_url}/{lang}/learn/")
+        audit.check(page, f"learn ({lang})")
+    page.get_by_test_id("learn-gongzhu").click()
+    expect(page.locator("#guide.guide--mine")).to_be_visible()
+    audit.check(page, "a lesson's table, its guide at the first step (de)")
+    page.goto(f"{site_url}/en/daily/")
+    audit.check(page, "today's deals")
+    page.goto(f"{site_url}/en/daily/history/")
+    audit.check(page, "past deals")
+    page.goto(f"{site_url}/en/daily/gandengyan/{timezone.localdate().isoformat()}/")
+    expect(page.get_by_test_id("daily-closed")).to_be_visible()
+    audit.check(page, "a day's page before playing its deal")
+    page.goto(f"{site_url}/en/daily/")
+    page.get_by_test_id("daily-play-gongzhu").click()
+    expect(page.get_by_test_id("daily-banner")).to_be_visible()
+    expect(page.locator("#board")).to_be_visible()
+    audit.check(page, "a deal of the day's table")
     audit.done()
