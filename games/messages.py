@@ -73,6 +73,7 @@ def _shared(code: str) -> str | None:
             "Today's deal is played against Hard by everyone, so that the results compare."
         ),
         "no_hint_in_daily": _("No hints on the deal of the day: every decision is your own."),
+        "daily_running": _("Finish your own game of this deal first."),
         "no_level_in_lesson": _(
             "In a lesson the computer players follow its script: play a real hand to choose their level."
         ),

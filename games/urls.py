@@ -13,6 +13,7 @@ urlpatterns = [
     path("daily/<slug:game>/", views_daily.daily_start, name="daily_start"),
     path("daily/<slug:game>/<str:day>/", views_daily.daily_day, name="daily_day"),
     path("daily/<slug:game>/<str:day>/best/", views_daily.daily_best, name="daily_best"),
+    path("daily/<slug:game>/<str:day>/reveal/", views_daily.daily_reveal, name="daily_reveal"),
     path("learn/<slug:game>/", views.start_lesson, name="start_lesson"),
     path("tables/new/<slug:game>/", views.new_table, name="new_table"),
     path("tables/join/", views.join_by_code, name="join"),

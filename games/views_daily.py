@@ -43,6 +43,7 @@ def daily(request):
         deal = services.deal_of(gspec.name)
         entry = entry_of(deal, request.user)
         mine = standings(deal, entry, top=0)["mine"] if entry and entry.finished_at else None
+        seen = entry is None and services.has_seen(deal, request.user)
         rows.append(
             {
                 "slug": gspec.name,
@@ -56,6 +57,7 @@ def daily(request):
                 and entry.table is not None
                 and entry.table.is_active,
                 "mine": mine,
+                "seen": seen,
                 "url": _day_url(deal),
             }
         )
@@ -110,9 +112,10 @@ def daily_day(request, game: str, day: str):
         "is_today": is_today,
         "entry": entry,
         "finished": finished,
-        "open": not is_today or finished,
+        "open": not is_today or finished or services.has_seen(deal, request.user),
         "may_see": services.may_see_played(deal, request.user),
         "running": entry is not None and not finished and entry.table is not None,
+        "seen": entry is None and services.has_seen(deal, request.user),
     }
     if context["open"]:
         table = standings(deal, entry)
@@ -137,13 +140,29 @@ def daily_best(request, game: str, day: str):
         raise Http404
     if not services.may_see_played(deal, request.user):
         raise Http404
-    services.seen_played(deal, request.user)
+    if request.user.is_authenticated and entry_of(deal, request.user) is None:
+        services.seen_played(deal, request.user)  # a past day's, seen without playing it
     table = deal.best_entry.table
     context = history.replay_context(table, 1, request.user)
     if context is None:
         raise Http404
     context["daily_best"] = {"url": _day_url(deal), "name": name_of(deal.best_entry.user)}
     return render(request, table_game(table.game).replay_template, context)
+
+
+@require_POST
+def daily_reveal(request, game: str, day: str):
+    """See how today's best result was played without playing the deal: it cannot count for
+    the player after that (asked for explicitly, on the day's page)."""
+    deal = _deal_or_404(game, day)
+    if not _ensure_player(request):
+        return redirect(_day_url(deal))
+    try:
+        services.seen_played(deal, request.user)
+    except services.Refused as e:
+        messages.error(request, refusal(e.code, e.params, game))
+        return redirect(_day_url(deal))
+    return redirect("games:daily_best", game=game, day=deal.day.isoformat())
 
 
 def daily_of_table(request, code):

@@ -23,6 +23,7 @@ from games.bots.task import BotTask
 from games.models import Table
 from games.services.daily import (
     deal_of,
+    has_seen,
     may_see_played,
     seen_played,
     start_daily,
@@ -87,6 +88,7 @@ from games.services.store import Refused, forget_person, parse_code
 
 __all__ = [
     "deal_of",
+    "has_seen",
     "may_see_played",
     "seen_played",
     "start_daily",

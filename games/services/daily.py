@@ -184,17 +184,33 @@ def choices_at(daily: DailyDeal, moves_before: list) -> dict[str, int]:
 
 def may_see_played(daily: DailyDeal, user) -> bool:
     """Another player's game of the deal (the best result's replay) may be seen by those who
-    have played it, and by everyone once its day is over."""
+    have played it, by those who chose to see it instead of playing it (``seen_played``), and
+    by everyone once its day is over."""
     if daily.day < today():
         return True
     entry = entry_of(daily, user)
-    return entry is not None and entry.finished_at is not None
+    if entry is not None:
+        return entry.finished_at is not None
+    return has_seen(daily, user)
+
+
+def has_seen(daily: DailyDeal, user) -> bool:
+    return (
+        getattr(user, "is_authenticated", False)
+        and DailySeen.objects.filter(daily=daily, user=user).exists()
+    )
 
 
 def seen_played(daily: DailyDeal, user) -> None:
-    """``user`` saw the deal played before playing it: they may not enter it any more."""
-    if getattr(user, "is_authenticated", False) and entry_of(daily, user) is None:
+    """``user`` sees the deal played before playing it: from now on they may not enter it.
+    Refused while their own game of it runs."""
+    if not getattr(user, "is_authenticated", False):
+        raise Refused("not_seated")
+    entry = entry_of(daily, user)
+    if entry is None:
         DailySeen.objects.get_or_create(daily=daily, user=user)
+    elif entry.finished_at is None and daily.day == today():
+        raise Refused("daily_running")
 
 
 def streak(user) -> int:

@@ -366,6 +366,19 @@ def test_two_players_play_the_days_deal_once_and_compare(game, browser_in, site_
     expect(third.get_by_test_id(f"daily-play-{game}")).to_be_visible()
     expect(third.get_by_test_id(f"daily-result-{game}")).to_have_count(0)
 
+    # The third person chooses to see how the best result was played instead: from then on
+    # the deal cannot count for them.
+    third.goto(f"{site_url}/en/daily/{game}/{day}/")
+    third.get_by_test_id("daily-reveal").click()
+    expect(third).to_have_url(re.compile(rf"/en/daily/{game}/{day}/best/$"))
+    expect(third.get_by_test_id("daily-best")).to_be_visible()
+    third.goto(f"{site_url}/en/daily/")
+    expect(third.get_by_test_id(f"daily-seen-{game}")).to_be_visible()
+    expect(third.get_by_test_id(f"daily-play-{game}")).to_have_count(0)
+    third.goto(f"{site_url}/en/daily/{game}/{day}/")
+    expect(third.get_by_test_id("daily-seen")).to_be_visible()
+    expect(third.get_by_test_id("daily-play")).to_have_count(0)
+
     # DAILY_SHOTS=<dir>: the day's page of the second finisher, on a desktop and a phone
     # (looked at, not compared).
     folder = os.environ.get("DAILY_SHOTS")

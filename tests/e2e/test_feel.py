@@ -84,11 +84,16 @@ def turns(page, n: int, until=None) -> int:
     (a hand that ends stops early). With ``until``, turns go on past ``n`` (to a bound) until
     it holds: the bidding alone can take three turns, with no card played."""
     back = 0
-    for _ in range(n + (12 if until else 0)):
+    for _ in range(n + (30 if until else 0)):
         ddz.take_turn(page)
         ddz.wait_for_turn(page)
         if page.get_by_test_id("settlement").is_visible():
-            break
+            if until is None or until() or not page.get_by_test_id("next-hand").is_visible():
+                break
+            # The hand ended before ``until`` held (a landlord who played it out at once, its
+            # plays shown with the tricks they closed): the next hand, and on.
+            page.get_by_test_id("next-hand").click()
+            ddz.wait_for_turn(page)
         back += 1
         if back >= n and (until is None or until()):
             break

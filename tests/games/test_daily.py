@@ -185,6 +185,33 @@ def test_todays_standings_and_best_play_stay_hidden_until_one_has_played(client)
     assert DailySeen.objects.filter(user=mia, daily=daily).exists()
 
 
+def test_seeing_todays_best_play_instead_of_playing_rules_one_out_of_it(client):
+    ren, mia = player("ren"), player("mia")
+    table = _play(ren, "gongzhu")
+    day = table.daily.day.isoformat()
+    reveal = reverse("games:daily_reveal", kwargs={"game": "gongzhu", "day": day})
+    best = reverse("games:daily_best", kwargs={"game": "gongzhu", "day": day})
+    client.force_login(mia)
+    assert client.get(reveal).status_code == 405  # only asked for with a button (a POST)
+    assert client.post(reveal).url == best
+    assert client.get(best).status_code == 200
+    assert DailySeen.objects.filter(user=mia, daily=table.daily).exists()
+    with pytest.raises(services.Refused) as refused:
+        services.start_daily(mia, "gongzhu")
+    assert refused.value.code == "daily_seen"
+    page = client.get(reverse("games:daily")).content.decode()
+    assert 'data-testid="daily-seen-gongzhu"' in page
+    assert 'data-testid="daily-play-gongzhu"' not in page
+    # While one's own game of a deal runs, its best play stays hidden.
+    running = services.start_daily(mia, "doudizhu")
+    _play(ren, "doudizhu")
+    dz = reverse(
+        "games:daily_reveal", kwargs={"game": "doudizhu", "day": running.daily.day.isoformat()}
+    )
+    assert client.post(dz).status_code == 302
+    assert not DailySeen.objects.filter(user=mia, daily=running.daily).exists()
+
+
 def test_a_visitor_plays_todays_deal_as_a_guest_from_the_lobby(client):
     lobby = client.get(reverse("lobby")).content.decode()
     assert 'data-testid="to-daily"' in lobby

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import DailyDeal, DailyEntry, DailyScore
+from games.registry import table_games
 from games.services.daily import standings
 
 BATCH = 5000
@@ -27,7 +28,7 @@ class _Rollback(Exception):
 class Command(BaseCommand):
     help = (
         "Generate a deal of the day finished by many players (accounts, entries and the kept "
-        "aggregates, with Gong Zhu-like scores) and time its standings: the function the page "
+        "aggregates, with scores spread like a trick game's) and time its standings: the function the page "
         "reads, and the whole standings page of one of the players (request to response), "
         "medians of several runs. Everything it writes is rolled back at the end."
     )
@@ -51,8 +52,9 @@ class Command(BaseCommand):
     def _run(self, players: int, repeat: int, rng: random.Random) -> None:
         start = time.perf_counter()
         day = dt.date(1999, 1, 1) + dt.timedelta(days=rng.randrange(3000))
+        game = next(g.name for g in table_games() if g.playable)  # any: scores are made up
         daily = DailyDeal.objects.create(
-            game="gongzhu", day=day, seed="1", deal={"hands": []}, dealer=None
+            game=game, day=day, seed="1", deal={"hands": []}, dealer=None
         )
         users = get_user_model()
         stamp = timezone.now()
@@ -62,7 +64,7 @@ class Command(BaseCommand):
         )
         if made[0].pk is None:  # a database that does not return new keys
             made = list(users.objects.filter(username__startswith=f"dailybench-{day}-"))
-        # Gong Zhu-like results: mostly small, in tens, a few large.
+        # Results like Gong Zhu's: mostly small, in tens, a few large.
         scores = [10 * round(rng.gauss(-20, 25)) for _ in range(players)]
         DailyEntry.objects.bulk_create(
             [
