@@ -287,7 +287,8 @@ def cannot_play_again(page, site_url: str, lang: str, game: str, site_shell) -> 
     expect(page.locator(".flash--error")).to_have_text(said)
     expect(page.get_by_test_id(f"daily-result-{game}")).to_be_visible()
     expect(page.get_by_test_id(f"daily-play-{game}")).to_have_count(0)
-    assert daily_tables(site_shell, game) == before == 2
+    # No new table (other tests on this server may have sat down at today's deal too).
+    assert daily_tables(site_shell, game) == before
 
 
 def nothing_before_playing(page, site_url: str, lang: str, game: str, day: str) -> None:
