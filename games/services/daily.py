@@ -18,9 +18,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.models import DailyChoice, DailyDeal, DailyEntry, DailyScore, DailySeen, Seat, Table
+from games.models import DailyChoice, DailyDeal, DailyEntry, DailyScore, DailySeen, Table
 from games.registry import table_game
-from games.services.moves import _open_hand, position_key
+from games.services.moves import position_key
+from games.services.seating import one_hand_table, turned
 from games.services.store import Refused
 from games.services.unit import Unit
 
@@ -70,10 +71,8 @@ def deal_of(game_name: str, day: date | None = None) -> DailyDeal:
     options = _one_hand_options(info)
     engine = gspec.engine
     state = engine.new_match(seed=seed, seats=seats, options=options or None)
-    dealt = engine.dealt(state)
-    dealer = engine.public_view(state).get("dealer")
     # Turned so that the player's cards are seat 0's (as a deal played again is).
-    deal = {k: (v[seat:] + v[:seat] if k == "hands" else v) for k, v in dealt.items()}
+    deal, dealer = turned(engine.dealt(state), engine.public_view(state).get("dealer"), seat)
     try:
         with transaction.atomic():
             return DailyDeal.objects.create(
@@ -81,7 +80,7 @@ def deal_of(game_name: str, day: date | None = None) -> DailyDeal:
                 day=day,
                 seed=str(seed),
                 deal=deal,
-                dealer=None if dealer is None else (dealer - seat) % seats,
+                dealer=dealer,
                 options=options,
             )
     except IntegrityError:  # drawn twice at once: the first one stands (the same draw)
@@ -92,7 +91,6 @@ def start_daily(user, game_name: str) -> Table:
     """The player's table for today's deal of a game: theirs again while it runs; a new one if
     they have not played it; refused once played, or after seeing it played (a replay)."""
     daily = deal_of(game_name)
-    gspec = table_game(game_name)
     with transaction.atomic():
         entry = DailyEntry.objects.select_for_update().filter(daily=daily, user=user).first()
         if entry is not None:
@@ -102,26 +100,17 @@ def start_daily(user, game_name: str) -> Table:
             raise Refused("daily_played")
         if DailySeen.objects.filter(daily=daily, user=user).exists():
             raise Refused("daily_seen")
-        engine = gspec.engine
-        seed = int(daily.seed)
-        state = engine.new_match_from_deal(
-            daily.deal, daily.dealer, daily.options or None, seed=seed
-        )
-        unit = Unit()
-        table = Table.objects.create(
-            game=game_name,
-            options=daily.options,
-            seed=daily.seed,
-            state=engine.to_json(state),
-            owner=user,
+        table = one_hand_table(
+            Unit(),
+            user,
+            game_name,
+            {"deal": daily.deal, "dealer": daily.dealer},
+            daily.options,
+            [DAILY_LEVEL] * (len(daily.deal["hands"]) - 1),
             level=DAILY_LEVEL,
-            start={"deal": daily.deal, "dealer": daily.dealer},
+            seed=int(daily.seed),  # Hard's answers follow from it: the same for everyone
             daily=daily,
         )
-        Seat.objects.create(table=table, index=0, user=user)
-        for i in range(1, len(daily.deal["hands"])):
-            Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=DAILY_LEVEL)
-        _open_hand(unit, table, state)
         try:
             with transaction.atomic():
                 DailyEntry.objects.create(daily=daily, user=user, table=table)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import lessons
-from games.models import LessonProgress, Seat, Table
+from games.models import LessonProgress, Table
 from games.registry import table_game
-from games.services.moves import _open_hand
-from games.services.seating import _seed
+from games.services.seating import one_hand_table
 from games.services.store import Refused
 from games.services.unit import Unit, _locked_seat
 
@@ -34,25 +33,16 @@ def start_lesson(user, game_name: str) -> Table:
         running = progress.table
         if running is not None and running.is_active and running.lesson is not None:
             return running
-        game = gspec.engine
-        seed = _seed()
-        state = game.new_match_from_deal(lesson.deal, lesson.dealer, lesson.options, seed=seed)
-        seats = len(lesson.deal["hands"])
-        unit = Unit()
-        table = Table.objects.create(
-            game=game_name,
-            options={**gspec.info.default_options, **(lesson.options or {})},
-            seed=str(seed),
-            state=game.to_json(state),
-            owner=user,
+        table = one_hand_table(
+            Unit(),
+            user,
+            game_name,
+            {"deal": lesson.deal, "dealer": lesson.dealer},
+            {**gspec.info.default_options, **(lesson.options or {})},
+            [LESSON_LEVEL] * (len(lesson.deal["hands"]) - 1),
             level=LESSON_LEVEL,
-            start={"deal": lesson.deal, "dealer": lesson.dealer},
             lesson={"offset": 0, "quiz": False},
         )
-        Seat.objects.create(table=table, index=lessons.LEARNER, user=user)
-        for i in range(1, seats):
-            Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=LESSON_LEVEL)
-        _open_hand(unit, table, state)
         progress.table = table
         progress.save(update_fields=["table"])
     return table

@@ -90,41 +90,74 @@ def create_table(
     return table
 
 
+def turned(deal: dict, dealer: int | None, seat: int) -> tuple[dict, int | None]:
+    """A deal and its dealer turned so that seat ``seat``'s cards are seat 0's."""
+    n = len(deal["hands"])
+    hands = {k: (v[seat:] + v[:seat] if k == "hands" else v) for k, v in deal.items()}
+    return hands, None if dealer is None else (dealer - seat) % n
+
+
+def one_hand_table(
+    unit: Unit,
+    user,
+    game_name: str,
+    start: dict,
+    options: dict,
+    levels: list[str],
+    *,
+    level: str,
+    seed: int | None = None,
+    **fields,
+) -> Table:
+    """A table of one hand dealt from ``start`` (``{"deal", "dealer"}``, as
+    ``new_match_from_deal`` takes them), ``user`` in seat 0 and a computer player of
+    ``levels[i - 1]`` in each seat ``i`` after it, recorded and told: a deal played again, a
+    lesson, a deal of the day (``fields``: the table's own columns for each). Unrated (its
+    ``start``); its later hands, if it had any, would come from ``seed`` (a new one if None).
+    Inside the caller's transaction."""
+    game = table_game(game_name).engine
+    seed = _seed() if seed is None else seed
+    try:
+        state = game.new_match_from_deal(start["deal"], start["dealer"], options or None, seed=seed)
+    except (ValueError, TypeError) as e:
+        raise Refused("bad_options") from e
+    table = Table.objects.create(
+        game=game_name,
+        options=options,
+        seed=str(seed),
+        state=game.to_json(state),
+        owner=user,
+        level=level,
+        start=start,
+        **fields,
+    )
+    Seat.objects.create(table=table, index=0, user=user)
+    for i, bot_level in enumerate(levels, start=1):
+        Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=bot_level)
+    _open_hand(unit, table, state)
+    return table
+
+
 def create_same_deal_table(user, source: Table, again: dict, seat: int) -> Table:
     """A one-hand table with a finished hand's deal (``history.deal_of_hand``), the player in
     seat 0 with the cards they held in seat ``seat``, the computer players at their levels
     (a person's seat at Normal). Unrated: the player has seen every hand of that deal."""
-    game = table_game(source.game).engine
     seats = sorted(source.seats.all(), key=lambda s: s.index)
     n = len(seats)
-    deal = {k: (v[seat:] + v[:seat] if k == "hands" else v) for k, v in again["deal"].items()}
-    dealer = None if again["dealer"] is None else (again["dealer"] - seat) % n
-    seed = _seed()
-    try:
-        state = game.new_match_from_deal(deal, dealer, source.options or None, seed=seed)
-    except (ValueError, TypeError) as e:
-        raise Refused("bad_options") from e
+    deal, dealer = turned(again["deal"], again["dealer"], seat)
     levels = [(s.bot_level or source.level) if s.is_bot else "normal" for s in seats]
     with transaction.atomic():
-        unit = Unit()
-        table = Table.objects.create(
-            game=source.game,
-            options=source.options,
-            seed=str(seed),
-            state=game.to_json(state),
-            owner=user,
+        return one_hand_table(
+            Unit(),
+            user,
+            source.game,
+            {"deal": deal, "dealer": dealer},
+            source.options,
+            [levels[(i + seat) % n] for i in range(1, n)],
             level=source.level,
             replay_of=again["hand"],
             replay_seat=seat,
-            start={"deal": deal, "dealer": dealer},
         )
-        Seat.objects.create(table=table, index=0, user=user)
-        for i in range(1, n):
-            Seat.objects.create(
-                table=table, index=i, kind=Seat.Kind.BOT, bot_level=levels[(i + seat) % n]
-            )
-        _open_hand(unit, table, state)
-    return table
 
 
 def _end_session(unit: Unit, code, user) -> None:
