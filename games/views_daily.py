@@ -19,7 +19,7 @@ from games.messages import refusal
 from games.models import ActionLog, DailyDeal, DailyEntry, Table
 from games.registry import table_game, table_games
 from games.services.daily import COMPARED_FROM, choices_at, entry_of, standings
-from games.services.moves import move_key
+from games.services.tally import move_key
 from games.standings import name_of
 from games.summary import summarize
 from games.tables.common import Card

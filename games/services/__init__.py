@@ -10,6 +10,7 @@ table's group "changed, version N". The modules, each using only those before it
 - ``reading``: the table as its viewers see it, and each seat's view.
 - ``unit``: a command's unit of work: lock and check, the log lines to write, the notice.
 - ``presence``: sockets, presence, deadlines and auto-play, reactions.
+- ``tally``: the deal of the day's aggregates, counted as each player finishes.
 - ``moves``: a player's and the bots' moves, hands dealt and ended.
 - ``seating``: tables created, joined, left, started and played again.
 - ``lessons``: guided first hands begun, their questions answered, what a player finished.

@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from games.models import DailyChoice, DailyDeal, DailyEntry, DailyScore, DailySeen, Table
 from games.registry import table_game
-from games.services.moves import position_key
 from games.services.seating import one_hand_table, turned
 from games.services.store import Refused
+from games.services.tally import position_key
 from games.services.unit import Unit
 
 DAILY_LEVEL = "hard"

@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from games import services, views_daily
 from games.models import ActionLog, DailyDeal, DailyEntry, DailyScore, DailySeen, Table
 from games.registry import table_game, table_games
+from games.services import tally
 from games.services.daily import standings
 from tests.games.people import finish_hand, play_hand_yourself, player
 
@@ -133,7 +134,7 @@ def test_places_share_ties_and_count_everyone_who_finished():
     now = timezone.now()
     for user, score in zip(people, scores, strict=True):
         DailyEntry.objects.create(daily=daily, user=user, score=score, finished_at=now)
-        services.moves._count(DailyScore, daily_id=daily.pk, score=score)
+        tally._count(DailyScore, daily_id=daily.pk, score=score)
     daily.players = len(people)
     daily.save()
     entries = {e.user_id: e for e in DailyEntry.objects.filter(daily=daily)}
