@@ -27,6 +27,7 @@ from django.db import IntegrityError, close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games import history
@@ -227,8 +228,8 @@ def context(table: Table, review: HandReview) -> dict:
                     {"name": names[t["seat"]]["name"], "cards": [Card(c) for c in t["cards"]]}
                     for t in position["table"]
                 ],
-                "taken": _shown(d["taken"]),
-                "best": _shown(d["best"]),
+                "taken": shown(d["taken"]),
+                "best": shown(d["best"]),
                 "differs": differs,
                 "loss": d["loss"],
                 "about": _points(d["loss"]),
@@ -249,12 +250,19 @@ def context(table: Table, review: HandReview) -> dict:
     }
 
 
-def _shown(action: dict) -> dict:
-    """An action as the page shows it: its cards, or its word (passing)."""
-    if "card" in action:
+def shown(action: dict) -> dict:
+    """An action as a page shows it (a review's decision, the deal of the day's comparison):
+    its cards, or its word (a pass, a bid, no exposure)."""
+    if action.get("card"):
         return {"cards": [Card(action["card"])], "label": ""}
     if action.get("cards"):
         return {"cards": [Card(c) for c in action["cards"]], "label": ""}
+    kind = action.get("type")
+    if kind == "bid":
+        value = action.get("value") or 0
+        return {"cards": [], "label": _("Bid %(n)s") % {"n": value} if value else _("No bid")}
+    if kind == "expose":
+        return {"cards": [], "label": _("Expose nothing")}
     return {"cards": [], "label": pgettext("seat has passed", "Pass")}
 
 

@@ -10,8 +10,6 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from games import history, reviews, services
@@ -22,7 +20,6 @@ from games.services.daily import COMPARED_FROM, choices_at, entry_of, standings
 from games.services.tally import move_key
 from games.standings import name_of
 from games.summary import summarize
-from games.tables.common import Card
 from games.views import _ensure_player
 
 HISTORY_DAYS = 60
@@ -230,26 +227,11 @@ def comparison(entry: DailyEntry) -> list[dict]:
                 "number": number,
                 "note": gspec.review_note(position, names),
                 "players": total,
-                "mine": shown(entry.moves[i]),
+                "mine": reviews.shown(entry.moves[i]),
                 "mine_share": round(100 * counts.get(mine, 0) / total),
-                "top": shown(json.loads(top)),
+                "top": reviews.shown(json.loads(top)),
                 "top_share": round(100 * counts[top] / total),
                 "same": top == mine,
             }
         )
     return rows
-
-
-def shown(action: dict) -> dict:
-    """A move as the comparison shows it: its cards, or its word."""
-    if action.get("card"):
-        return {"cards": [Card(action["card"])], "label": ""}
-    if action.get("cards"):
-        return {"cards": [Card(c) for c in action["cards"]], "label": ""}
-    kind = action.get("type")
-    if kind == "bid":
-        value = action.get("value") or 0
-        return {"cards": [], "label": _("Bid %(n)s") % {"n": value} if value else _("No bid")}
-    if kind == "expose":
-        return {"cards": [], "label": _("Expose nothing")}
-    return {"cards": [], "label": pgettext("seat has passed", "Pass")}
