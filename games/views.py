@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from cardsite import ratelimit
 from cardsite.middleware import client_ip
-from games import history, reviews, services, standings, views_live
+from games import history, lessons, reviews, services, standings, views_live
 from games.guests import GuestLimit, create_guest
 from games.messages import refusal
 from games.models import Table
@@ -74,19 +74,19 @@ def play_now(request, game: str):
 def learn(request):
     """Learn to play: each game's guided first hand, with the player's finished ones marked."""
     done = services.finished_lessons(request.user)
-    lessons = [
+    rows = [
         {
             "slug": g.name,
             "name": g.labels.name,
             "subtitle": g.labels.subtitle,
             "suits": g.labels.suits,
             "done": g.name in done,
-            "steps": sum(1 for seat, _a in g.lesson.script if seat == 0),
+            "steps": len(lessons.learner_steps(g.lesson)),
         }
         for g in table_games()
         if g.playable and g.lesson is not None
     ]
-    return render(request, "games/learn.html", {"lessons": lessons})
+    return render(request, "games/learn.html", {"lessons": rows})
 
 
 @require_POST
