@@ -26,8 +26,10 @@ drawn every time. The inputs must be complete: the frames' conformance suite
 (tests/games/test_frames.py) draws many boards with and without ``DRAWN`` and compares.
 """
 
+import contextlib
 import functools
 import threading
+from collections.abc import Mapping
 
 from django.urls import reverse
 from django.utils import timezone
@@ -109,15 +111,14 @@ class RegionExtension(Extension):
             nodes.Const(parser.name),
             name,
             nodes.Name("_language", "load"),  # BoardTemplate.render's (a lookup costs)
-            nodes.Name("_seen", "load"),  # the socket's last board, by region
-            nodes.Name("_drawing", "load"),  # this board's, for the socket's next
             nodes.Const(bool(inputs)),
             nodes.Tuple(inputs, "load"),
         ]
         return nodes.CallBlock(self.call_method("_region", args), [], [], body).set_lineno(lineno)
 
     @staticmethod
-    def _region(template, name, language, seen, drawing, keyed, inputs, caller) -> Markup:
+    def _region(template, name, language, keyed, inputs, caller) -> Markup:
+        seen, drawing = CURRENT.seen, CURRENT.drawing
         if not keyed:
             html = caller()
         else:
@@ -147,15 +148,71 @@ class BoardTemplate(Template):
 
     def render(self, *args, **kwargs):
         context = dict(*args, **kwargs)
+        context.update(helpers(get_language()))
+        with drawing_for(context.get("_seen", NOTHING_SEEN), context.get("_drawing") or Seen()):
+            return super().render(context)
+
+
+def helpers(language: str) -> dict:
+    """What every board's markup has in reach besides its own inputs: the words and cards
+    in the active language."""
+    return {
+        "_language": language,
+        "_": functools.partial(_translated, language=language),
+        "table_card": functools.partial(table_card, language=language),
+        "hand_card": functools.partial(hand_card, language=language),
+    }
+
+
+class _Current(threading.local):
+    """The board being drawn in this thread: the regions of the socket's last board
+    (``seen``) and those of this one (``drawing``), which every region tag reads."""
+
+    seen: Mapping = NOTHING_SEEN
+    drawing: Seen | None = None
+
+
+CURRENT = _Current()
+
+
+@contextlib.contextmanager
+def drawing_for(seen, drawing: Seen):
+    before = CURRENT.seen, CURRENT.drawing
+    CURRENT.seen, CURRENT.drawing = seen, drawing
+    try:
+        yield
+    finally:
+        CURRENT.seen, CURRENT.drawing = before
+
+
+class Parts:
+    """A board's parts (``games.tables.base.Plan``), each drawn by its macro alone: a macro of
+    the game's parts template, else of the shared board's (``games/_board.jinja``), called
+    with its arguments and nothing else in reach but the helpers and the game's ``words``.
+    So a part's markup depends on its arguments only, and a socket compares those before
+    any template runs (``games.views_live``). The whole board draws its parts through the
+    same macros (its skeleton calls ``part(name)``)."""
+
+    SHARED = "games/_board.jinja"
+    # The two modules of each parts template and language, made once: by the templates
+    # themselves (a template changed on disk, in development, is a new one).
+    MODULES: dict[tuple, tuple] = {}
+
+    def __init__(self, env: Environment, template: str, words, seen, drawing: Seen) -> None:
         language = get_language()
-        context["_language"] = language
-        context.setdefault("_seen", NOTHING_SEEN)
-        if "_drawing" not in context:
-            context["_drawing"] = Seen()
-        context["_"] = functools.partial(_translated, language=language)
-        context["table_card"] = functools.partial(table_card, language=language)
-        context["hand_card"] = functools.partial(hand_card, language=language)
-        return super().render(context)
+        own, shared = env.get_template(template), env.get_template(self.SHARED)
+        key = (own, shared, language)
+        modules = self.MODULES.get(key)
+        if modules is None:
+            values = helpers(language)
+            values["words"] = words  # the game's own (its template is the game's)
+            modules = self.MODULES[key] = (own.make_module(values), shared.make_module(values))
+        self.modules, self.seen, self.drawing = modules, seen, drawing
+
+    def draw(self, macro: str, args: tuple) -> Markup:
+        own, shared = self.modules
+        with drawing_for(self.seen, self.drawing):
+            return (getattr(own, macro, None) or getattr(shared, macro))(*args)
 
 
 class BoardEnvironment(Environment):
@@ -163,6 +220,11 @@ class BoardEnvironment(Environment):
     attribute tried first failed with an exception for each of them."""
 
     template_class = BoardTemplate
+
+    def parts(self, template: str, words, seen, drawing) -> Parts:
+        """A board's parts' drawer (``Parts``): the machinery reaches it through the template
+        engine, as it reaches the boards."""
+        return Parts(self, template, words, seen, drawing)
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:

@@ -221,8 +221,8 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
             return
         if frame.whole:
             self.frames.reset()
-        if frame.html:
-            await self.send(text_data=self.frames.encode(frame.html, frame.version, frame.drawn))
+        if frame.html or frame.parts is not None:
+            await self.send(text_data=self.frames.message(frame))
         self.drawing.sent(frame.version)
         self._draw_at(frame.due)
 

@@ -32,7 +32,8 @@ board it follows, like any patch. The markers themselves never leave the server 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 BETWEEN_TAGS = re.compile(r">\s{2,}<")
@@ -84,6 +85,14 @@ def _cut(html: str) -> tuple[str, dict[str, str]]:
     return "".join(out), regions
 
 
+def inside(html: str, name: str) -> str:
+    """A region's markup without its markers (``html`` is the region, markers and all)."""
+    opening, closing = f"<!--region {name}-->", f"<!--/region {name}-->"
+    if not (html.startswith(opening) and html.endswith(closing)):
+        raise ValueError(f"a part draws one region, {name!r}, and nothing else")
+    return html[len(opening) : len(html) - len(closing)]
+
+
 def split(html: str) -> tuple[str, str, dict[str, str]]:
     """A frame's board opening tag, its skeleton (regions and that tag cut out) and regions."""
     root = ROOT.search(html)
@@ -91,6 +100,21 @@ def split(html: str) -> tuple[str, str, dict[str, str]]:
         return "", html, {}
     skeleton, regions = _cut(html[: root.start()] + "<!--root-->" + html[root.end() :])
     return root.group(0), skeleton, regions
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A board drawn as parts against a socket's last board (``games.tables.base.Plan``):
+    its opening tag, the parts whose arguments changed (name -> the region's markup, its
+    markers cut off), the regions that go with every patch (``ALWAYS``), the socket's
+    ``Seen`` it was compared with (``base``), and how to draw it whole after all (a frame
+    sent meanwhile changed the socket's last board): () -> (html, its ``Seen.drawn``)."""
+
+    root: str
+    changed: dict[str, str]
+    always: dict[str, str]
+    base: Mapping
+    whole: Callable[[], tuple[str, Mapping]] = field(compare=False, repr=False)
 
 
 class Frames:
@@ -104,6 +128,29 @@ class Frames:
         self.regions: dict[str, str] = {}
         self.version: int | None = None
         self.seen: Mapping[str, tuple] = NOTHING_SEEN  # the last board's ``Seen.drawn``
+
+    def message(self, frame) -> str:
+        """The message for a frame (``games.views_live.Frame``): its parts as a patch when
+        they were drawn against this socket's last board, else its board encoded."""
+        patch = frame.parts
+        if patch is None:
+            return self.encode(frame.html, frame.version, frame.drawn)
+        if self.version is None or self.seen is not patch.base:
+            html, drawn = patch.whole()
+            return self.encode(html, frame.version, drawn)
+        tags: list[str] = []
+        changed: list[str] = []
+        for name, new in patch.changed.items():
+            old = self.regions.get(name)
+            if old != new:
+                _diff(old, new, tags, changed)
+                self.regions[name] = new
+        for name, part in patch.always.items():
+            changed.append(part)
+            self.regions[name] = part
+        message = PATCH.format(base=self.version, root=patch.root, tags="".join(tags))
+        self.version, self.seen = frame.version, frame.drawn
+        return shown(message + "".join(changed))
 
     def encode(self, html: str, version: int, drawn: Mapping | None = None) -> str:
         """The message for this frame: a patch against the last board sent, or ``html``.

@@ -115,6 +115,17 @@ class TableGame:
         return f"games/{self.name}/board.jinja"
 
     @property
+    def parts_template(self) -> str:
+        """The board's parts (``plan``), one macro each, in Jinja2."""
+        return f"games/{self.name}/parts.jinja"
+
+    def plan(self, context: dict):
+        """The board of ``context`` (``present``'s, completed) as parts (``Plan``), or None
+        for a game whose board is one template."""
+        parts = getattr(self.hooks["presenter"], "parts", None)
+        return None if parts is None else parts(context)
+
+    @property
     def setup_template(self) -> str:
         return f"games/{self.name}/setup.html"
 

@@ -6,11 +6,13 @@ through the services and answers with the new board, or with a translated refusa
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
 
 from django.core.exceptions import SynchronousOnlyOperation
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -139,6 +141,7 @@ class Frame:
     whole: bool = False
     refused: bool = False
     drawn: dict | None = field(default=None, compare=False, repr=False)
+    parts: frames.Patch | None = field(default=None, compare=False, repr=False)
 
     def __iter__(self):
         return iter((self.html, self.version))
@@ -159,26 +162,92 @@ def _board(
     **kind,
 ) -> Frame:
     """``seen``: the regions of the last board the socket sent (``Frames.seen``), which this
-    one takes as they are where their inputs are equal (``frames.Seen``)."""
+    one takes as they are where their inputs are equal (``frames.Seen``). A game whose board
+    is drawn as parts (``TableGame.plan``) draws, for a socket that has a board of the same
+    shape, only the parts whose arguments changed: a patch (``frames.Patch``)."""
     context = board_context(board, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
     context["user"] = user
+    seen = frames.NOTHING_SEEN if seen is None else seen
+    gspec = table_game(board.table.game)
+    plan = None if context["waiting"] else gspec.plan(context)
+    toast_html = _toast(toast)
+    # A hand's summary or the match's end is drawn whole, and so is the board after it.
+    over = bool(context.get("result") or context.get("match_over"))
+    last = seen.get(PLAN)
+    if plan is not None and last is not None and not over and not kind.get("whole"):
+        if last.same_shape(plan):
+            return _patch(gspec, board.table, context, plan, last, seen, toast_html, **kind)
+    html, drawn = _whole(gspec, context, plan, seen, toast_html)
+    if over:
+        drawn.pop(PLAN, None)
+    return _frame(html, board.table, drawn=drawn, **kind)
+
+
+PLAN = "@plan"  # a socket's last board's plan, kept beside its regions (``Seen.drawn``)
+
+
+def _whole(gspec, context: dict, plan, seen, toast_html: str) -> tuple[str, dict]:
+    """The whole board (its parts through ``part(name)``) and its regions as drawn."""
     drawing = frames.Seen()
-    context["_seen"] = frames.NOTHING_SEEN if seen is None else seen
+    context["_seen"] = seen
     context["_drawing"] = drawing
-    html = board_html(board.table.game, context)
-    html += render_to_string("games/_toast.html", {"message": toast})
-    return _frame(frames.lean(html), board.table, drawn=drawing.drawn, **kind)
+    html = frames.lean(board_html(gspec.name, context, plan) + toast_html)
+    drawn = drawing.drawn
+    if plan is not None:
+        drawn[PLAN] = plan
+    return html, drawn
 
 
-def board_html(game: str, context: dict) -> str:
-    """The board of a viewer's context: a game's board (Jinja2, ``cardsite/jinja.py``), or a
-    table for people's waiting room before its match."""
+def _patch(gspec, table, context, plan, last, seen, toast_html: str, **kind) -> Frame:
+    """The parts of a board whose arguments changed since the socket's last board, drawn
+    alone (``frames.Patch``)."""
+    drawing = frames.Seen()
+    drawer = engines["boards"].env.parts(gspec.parts_template, context["words"], seen, drawing)
+    changed = {}
+    for name, entry in plan.parts.items():
+        if name != "root" and entry != last.parts[name]:
+            changed[name] = frames.lean(frames.inside(drawer.draw(*entry), name))
+    root = frames.lean(drawer.draw(*plan.parts["root"]))
+    drawn = {**seen, **drawing.drawn, PLAN: plan}
+    language = translation.get_language()
+
+    def whole() -> tuple[str, dict]:
+        with translation.override(language):
+            return _whole(gspec, context, plan, frames.NOTHING_SEEN, toast_html)
+
+    always = {"toast": frames.inside(toast_html, "toast")}
+    patch = frames.Patch(root, changed, always, seen, whole)
+    return _frame("", table, drawn=drawn, parts=patch, **kind)
+
+
+def _toast(message: str) -> str:
+    """The toast region: the message, or (most boards) none."""
+    if not message:
+        return _no_toast()
+    return render_to_string("games/_toast.html", {"message": message}).strip()
+
+
+@functools.cache
+def _no_toast() -> str:
+    return render_to_string("games/_toast.html", {"message": ""}).strip()
+
+
+def board_html(game: str, context: dict, plan=None) -> str:
+    """The board of a viewer's context: a game's board (Jinja2, ``cardsite/jinja.py``), its
+    parts drawn through ``part(name)`` where it has them (``plan``, else the game's plan of
+    the context), or a table for people's waiting room before its match."""
     if context["waiting"]:
         return render_to_string("games/_waiting.html#board", context)
-    template = table_game(game).board_template
-    return mark_safe(render_to_string(template, context, using="boards"))
+    gspec = table_game(game)
+    plan = plan or gspec.plan(context)
+    if plan is not None:
+        seen = context.setdefault("_seen", frames.NOTHING_SEEN)
+        drawing = context.setdefault("_drawing", frames.Seen())
+        drawer = engines["boards"].env.parts(gspec.parts_template, context["words"], seen, drawing)
+        context["part"] = lambda name: drawer.draw(*plan.parts[name])
+    return mark_safe(render_to_string(gspec.board_template, context, using="boards"))
 
 
 @dataclass(frozen=True)

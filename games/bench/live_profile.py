@@ -45,10 +45,14 @@ PARTS = {
     ],
     "reading the table (the read model)": [("games/services/reading.py", "look")],
     "the presenter's context": [("games/views_live.py", "board_context")],
-    "the board's template": [("games/views_live.py", "board_html")],
+    # A board drawn whole (its template), or as the parts whose arguments changed.
+    "the board's drawing (the whole template, or the parts)": [
+        ("games/views_live.py", "board_html"),
+        ("games/views_live.py", "_patch"),
+    ],
     "the frame (leaning, the patch against the last)": [
         ("games/frames.py", "lean"),
-        ("games/frames.py", "encode"),
+        ("games/frames.py", "message"),
     ],
     "  of it: the notices after commit": [("games/realtime.py", "send_to_group")],
 }
@@ -134,8 +138,8 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
                 profile.enable()
             frame = views_live.handle(code, user, "en", data, game, shown=rendered, seen=page.seen)
             while frame is not None:
-                if frame.html:
-                    page.encode(frame.html, frame.version, frame.drawn)
+                if frame.html or frame.parts is not None:
+                    page.message(frame)
                     drawn += 1
                 rendered = max(rendered, frame.version)
                 if frame.due is None:

@@ -117,6 +117,41 @@ HOOKS: dict[str, tuple[str, ...]] = {
 }
 
 
+# -- a board as parts (the optional ``presenter.parts(context)``)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A viewer's board as parts: each part one region of the board (``parts``: its name ->
+    the macro that draws it and that macro's arguments, in the board's order; "root" is the
+    board's opening tag), drawn by the game's ``parts.jinja`` (or the shared board's) from
+    those arguments alone. A socket that has the board before compares the arguments and
+    draws only the parts whose arguments changed, before any template runs
+    (``games.views_live``). ``skeleton``: everything the board's markup outside its parts
+    reads; a board whose skeleton or list of parts changed is drawn whole."""
+
+    skeleton: tuple
+    parts: dict[str, tuple[str, tuple]]
+
+    def same_shape(self, other: Plan) -> bool:
+        return self.skeleton == other.skeleton and tuple(self.parts) == tuple(other.parts)
+
+
+def common_parts(context: dict) -> dict[str, tuple[str, tuple]]:
+    """The parts every game's board has (the shared board's macros), by name."""
+    parts = {
+        "announce": ("part_announce", (context["announce"],)),
+        "status": ("part_status", (context["status"],)),
+        "fast": ("part_fast", (context["bots_moving"], context["spectator"])),
+    }
+    if context.get("guide"):
+        parts["guide"] = ("part_guide", (context["guide"],))
+    people = context.get("people")
+    if people:
+        parts["people-row"] = ("part_people", (people, context["table"].spectators))
+    return parts
+
+
 # -- a guided first hand (``lesson.LESSON``, optional: games.lessons runs it)
 
 

@@ -490,7 +490,7 @@ async def test_a_change_without_a_version_during_a_render_is_drawn_after_it(monk
     consumer.language = lambda: "en"
     sent = []
     consumer.frames = type(
-        "Frames", (), {"encode": lambda self, html, version, drawn=None: html, "seen": None}
+        "Frames", (), {"message": lambda self, frame: frame.html, "seen": None}
     )()
 
     async def send(text_data):

@@ -327,7 +327,7 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
         html, version = views_live.snapshot(code, user, lang, opened=opened)
         page.receive(sent.encode(html, version))
         pages.append((user, sent, page, opened, lang))
-    patches = 0
+    patches = as_parts = 0
     for _ in range(steps):
         shown = services.get_table(code)
         raw = services.Table.objects.get(code=code)
@@ -350,16 +350,26 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
             # As a socket draws: the regions of its last board taken where their inputs are
             # equal, the others from the process's store or drawn.
             frame = views_live.snapshot(code, user, lang, opened=opened, seen=sent.seen)
-            html, version = frame
             DRAWN.clear()  # the same board drawn anew: no region of the store reused
             fresh, _v = views_live.snapshot(code, user, lang, opened=opened)
-            assert html == fresh, f"{game}: a region drawn before is not what it is now"
-            message = sent.encode(html, version, frame.drawn)
+            if frame.parts is None:
+                assert frame.html == fresh, f"{game}: a region drawn before is not what it is now"
+            else:  # drawn as parts: each part as the whole board has it
+                root, _skeleton, regions = frames.split(fresh)
+                assert frame.parts.root == root
+                for name, part in frame.parts.changed.items():
+                    assert part == regions[name], (
+                        f"{game}: a region drawn before is not what it is now"
+                    )
+                as_parts += 1
+            message = sent.message(frame)
             patches += message.startswith("<template data-patch")
             if rng.random() < drop:
                 continue  # this page missed the frame
             page.receive(message)
             assert page.html == frames.shown(fresh), f"{game}: the page differs from a fresh render"
+    if hasattr(table_game(game).hooks["presenter"], "parts"):
+        assert as_parts > patches // 2, f"{game}: its boards were not drawn as parts"
     return patches, sum(p.resyncs for _u, _s, p, *_rest in pages)
 
 
@@ -456,7 +466,11 @@ def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock
     region's inputs taken out (one constant for every board) is caught."""
     settings.GAME_PACING = True
     env = engines["boards"].env
-    name = table_game(game).board_template
+    gspec = table_game(game)
+    # The regions are in the parts' macros where the board is drawn as parts.
+    name = (
+        gspec.parts_template if hasattr(gspec.hooks["presenter"], "parts") else gspec.board_template
+    )
     source = env.loader.get_source(env, name)[0]
     assert KEYED.search(source), f"{name} draws every region each time (no 'by')"
     broken = KEYED.sub(r"\g<1>0\g<3>", source, count=1)
@@ -496,20 +510,22 @@ def test_a_sockets_next_board_takes_the_regions_whose_inputs_are_the_same(game, 
             clock.to(raw.bot_due_at)
             services.play_due_bot_move(code)
         else:
-            move = load.policies()[game](last.html, rng)
+            html, _v = views_live.snapshot(code, owner, "en")  # the whole board, to choose on
+            move = load.policies()[game](html, rng)
             if move is None:
                 break
-            move["version"] = str(load.board_version(last.html))
+            move["version"] = str(load.board_version(html))
             views_live.handle(code, owner, "en", move, game)
         now = views_live.snapshot(code, owner, "en", opened=views_live.OPENABLE, seen=last.drawn)
         # A region inside one that changed comes with it (from the store, or drawn).
+        regions = {k: v for k, v in now.drawn.items() if k != views_live.PLAN}
         inside_new = {
             inner
-            for name, entry in now.drawn.items()
+            for name, entry in regions.items()
             if entry is not last.drawn.get(name)
             for inner, _entry in entry[2]
         }
-        for name, entry in now.drawn.items():
+        for name, entry in regions.items():
             before = last.drawn.get(name)
             if before is not None and before[0] == entry[0] and name not in inside_new:
                 assert entry is before, f"{game}: {name} drawn again with the same inputs"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.engine.gongzhu import EXPOSABLE, GongZhuObservation, GongZhuView
-from games.tables.base import TableSummary
+from games.tables.base import Plan, TableSummary, common_parts
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -189,6 +189,50 @@ def context(
         and to_move != seat
         and names.get(to_move, {}).get("is_bot", False),
     }
+
+
+def parts(context: dict) -> Plan:
+    """The board's parts (``Plan``), from its context as the machinery completed it: the
+    seats around the felt, the trick, the viewer's place, the last trick and the collected
+    cards, and the parts every board has."""
+    by_position = context["seats_by_position"]
+    hint = context.get("hint")
+    parts = {
+        "root": (
+            "root",
+            (
+                context["phase"],
+                context["my_turn"],
+                context["version"],
+                context["hand_number"],
+                context["wait_reason"],
+                hint["type"] if hint else "",
+            ),
+        ),
+        **common_parts(context),
+    }
+    for place in ("top", "left", "right"):
+        s = by_position[place]
+        parts[f"seat-{s['index']}"] = ("seat", (s,))
+    parts["trick"] = (
+        "trick",
+        (context["center_closed"], context["closed_winner"], context["markers"], context["center"]),
+    )
+    parts["me"] = (
+        "me",
+        (
+            by_position["bottom"],
+            context["spectator"],
+            context["my_turn"],
+            context["hand"],
+            context["exposure"],
+            hint,
+            context["no_exposure_note"],
+        ),
+    )
+    parts["last-trick"] = ("last_trick", (context["last_trick"], context["last_trick_winner"]))
+    parts["collected"] = ("collected", (context["collected_rows"],))
+    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
 
 
 def _status(view: GongZhuObservation | GongZhuView, seat, names, showing_closed, last) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.tables.base import TableSummary
+from games.tables.base import Plan, TableSummary, common_parts
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -90,6 +90,40 @@ def context(table: TableSummary, view: dict, seat: int | None, selected=()) -> d
         and to_move != seat
         and names.get(to_move, {}).get("is_bot", False),
     }
+
+
+def parts(context: dict) -> Plan:
+    """The board's parts (``Plan``): the opponent's seat, the trick, the viewer's place, and
+    the parts every board has."""
+    hint = context.get("hint")
+    top = context["top"]
+    parts = {
+        "root": (
+            "root",
+            (
+                context["my_turn"],
+                context["version"],
+                context["hand_number"],
+                context["wait_reason"],
+                hint["type"] if hint else "",
+            ),
+        ),
+        **common_parts(context),
+        f"seat-{top['index']}": ("seat", (top,)),
+        "trick": (
+            "trick",
+            (
+                context["center_closed"],
+                context["closed_winner"],
+                [(s["position"], s["played"]) for s in context["seats"]],
+            ),
+        ),
+        "me": (
+            "me",
+            (context["bottom"], context["spectator"], context["my_turn"], context["hand"]),
+        ),
+    }
+    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
 
 
 def _status(view: dict, seat: int | None, names: dict) -> str:
