@@ -176,9 +176,9 @@ def _board(
     # A hand's summary or the match's end is drawn whole, and so is the board after it.
     over = bool(context.get("result") or context.get("match_over"))
     last = seen.get(PLAN)
-    if plan is not None and last is not None and not over and not kind.get("whole"):
-        if last.same_shape(plan):
-            return _patch(gspec, board.table, context, plan, last, seen, toast_html, **kind)
+    fits = last is not None and plan is not None and last.same_shape(plan)
+    if fits and not over and not kind.get("whole"):
+        return _patch(gspec, board.table, context, plan, last, seen, toast_html, **kind)
     html, drawn = _whole(gspec, context, plan, seen, toast_html)
     if over:
         drawn.pop(PLAN, None)
