@@ -120,10 +120,8 @@ class TableGame:
         return f"games/{self.name}/parts.jinja"
 
     def plan(self, context: dict):
-        """The board of ``context`` (``present``'s, completed) as parts (``Plan``), or None
-        for a game whose board is one template."""
-        parts = getattr(self.hooks["presenter"], "parts", None)
-        return None if parts is None else parts(context)
+        """The board of ``context`` (``present``'s, completed) as parts (``Plan``)."""
+        return self.hooks["presenter"].parts(context)
 
     @property
     def setup_template(self) -> str:

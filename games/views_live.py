@@ -162,9 +162,9 @@ def _board(
     **kind,
 ) -> Frame:
     """``seen``: the regions of the last board the socket sent (``Frames.seen``), which this
-    one takes as they are where their inputs are equal (``frames.Seen``). A game whose board
-    is drawn as parts (``TableGame.plan``) draws, for a socket that has a board of the same
-    shape, only the parts whose arguments changed: a patch (``frames.Patch``)."""
+    one takes as they are where their inputs are equal (``frames.Seen``). A board is drawn as
+    parts (``TableGame.plan``): for a socket that has a board of the same shape, only the
+    parts whose arguments changed are drawn, a patch (``frames.Patch``)."""
     context = board_context(board, user, selected, opened)
     context["toast"] = toast
     context["hint"] = hint
@@ -236,17 +236,16 @@ def _no_toast() -> str:
 
 def board_html(game: str, context: dict, plan=None) -> str:
     """The board of a viewer's context: a game's board (Jinja2, ``cardsite/jinja.py``), its
-    parts drawn through ``part(name)`` where it has them (``plan``, else the game's plan of
-    the context), or a table for people's waiting room before its match."""
+    parts drawn through ``part(name)`` (``plan``, else the game's plan of the context), or a
+    table for people's waiting room before its match."""
     if context["waiting"]:
         return render_to_string("games/_waiting.html#board", context)
     gspec = table_game(game)
     plan = plan or gspec.plan(context)
-    if plan is not None:
-        seen = context.setdefault("_seen", frames.NOTHING_SEEN)
-        drawing = context.setdefault("_drawing", frames.Seen())
-        drawer = engines["boards"].env.parts(gspec.parts_template, context["words"], seen, drawing)
-        context["part"] = lambda name: drawer.draw(*plan.parts[name])
+    seen = context.setdefault("_seen", frames.NOTHING_SEEN)
+    drawing = context.setdefault("_drawing", frames.Seen())
+    drawer = engines["boards"].env.parts(gspec.parts_template, context["words"], seen, drawing)
+    context["part"] = lambda name: drawer.draw(*plan.parts[name])
     return mark_safe(render_to_string(gspec.board_template, context, using="boards"))
 
 

@@ -7,7 +7,9 @@
 - ``rules.de.md``, ``rules.en.md``: the rule page's default texts (cardsite/rules/defaults.py);
 - ``presenter`` ``context(table, view, seat, selected)``: one seat's observation and the
   table's public facts -> template context (whether a trick closed, for pacing, is a
-  rules fact: the engine's ``trick_closed``);
+  rules fact: the engine's ``trick_closed``); ``parts(context)``: that board as parts
+  (``base.Plan``: each region's macro in ``templates/games/<game>/parts.jinja`` and its
+  arguments; a socket draws only the parts whose arguments changed);
 - ``frames``    ``action(data)``: a browser frame -> an engine action, or None; ``frame(move)``
   its inverse;
 - ``replay``    ``context(table, hand, steps, names)``: a finished hand, move by move;

@@ -103,7 +103,9 @@ class Messages(Protocol):
 
 # The hooks the machinery calls, module by module: a table plug-in must define every one.
 HOOKS: dict[str, tuple[str, ...]] = {
-    "presenter": ("context",),
+    # context(table, view, seat, selected): the board's context; parts(context): it as parts
+    # (``Plan``), drawn by the game's parts.jinja.
+    "presenter": ("context", "parts"),
     "frames": ("action", "frame"),
     "replay": ("context",),
     "messages": ("refusal",),
@@ -117,7 +119,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
 }
 
 
-# -- a board as parts (the optional ``presenter.parts(context)``)
+# -- a board as parts (``presenter.parts(context)``)
 
 
 @dataclass(frozen=True)

@@ -368,8 +368,7 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
                 continue  # this page missed the frame
             page.receive(message)
             assert page.html == frames.shown(fresh), f"{game}: the page differs from a fresh render"
-    if hasattr(table_game(game).hooks["presenter"], "parts"):
-        assert as_parts > patches // 2, f"{game}: its boards were not drawn as parts"
+    assert as_parts > patches // 2, f"{game}: its boards were not drawn as parts"
     return patches, sum(p.resyncs for _u, _s, p, *_rest in pages)
 
 
@@ -467,10 +466,7 @@ def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock
     settings.GAME_PACING = True
     env = engines["boards"].env
     gspec = table_game(game)
-    # The regions are in the parts' macros where the board is drawn as parts.
-    name = (
-        gspec.parts_template if hasattr(gspec.hooks["presenter"], "parts") else gspec.board_template
-    )
+    name = gspec.parts_template  # the regions are in the parts' macros
     source = env.loader.get_source(env, name)[0]
     assert KEYED.search(source), f"{name} draws every region each time (no 'by')"
     broken = KEYED.sub(r"\g<1>0\g<3>", source, count=1)
@@ -486,6 +482,40 @@ def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock
         env.loader = original
         env.cache.clear()
         DRAWN.clear()
+
+
+class _AlwaysEqual(str):
+    """A part's argument that compares equal to anything: a fingerprint that misses it."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_a_part_compared_without_one_of_its_arguments_is_found(game, settings, clock, monkeypatch):
+    """The parts are compared by their arguments before any template runs: a plan whose
+    status line's argument compares equal whatever it says (as if the comparison left it
+    out) sends a stale status line, and the check above catches it."""
+    settings.GAME_PACING = True
+    presenter = table_game(game).hooks["presenter"]
+    planned = presenter.parts
+
+    def parts(context):
+        plan = planned(context)
+        macro, (status,) = plan.parts["status"]
+        plan.parts["status"] = (macro, (_AlwaysEqual(status),))
+        return plan
+
+    monkeypatch.setattr(presenter, "parts", parts)
+    player = User.objects.create_user("frames-blind")
+    with pytest.raises(AssertionError, match="differs from a fresh render"):
+        _play(game, [(player, "seat", "en")], seed=7, drop=0.0, clock=clock, steps=60)
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from games.engine import game_names
 from games.tables.base import HOOKS
 
 HOOK_CODE = {
-    "presenter": "def context(table, view, seat, selected=()): return {}\n",
+    "presenter": "def context(table, view, seat, selected=()): return {}\ndef parts(c): return None\n",
     "frames": "def action(data): return None\ndef frame(move): return {}\n",
     "replay": "def context(table, hand, steps, names): return {}\n",
     "messages": "def refusal(code, params): return None\n",

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engine.doudizhu import DouDizhuObservation, DouDizhuView, readings
-from games.tables.base import TableSummary
+from games.tables.base import Plan, TableSummary, common_parts
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
@@ -236,6 +236,76 @@ def context(
         and turn != seat
         and names.get(turn, {}).get("is_bot", False),
     }
+
+
+def parts(context: dict) -> Plan:
+    """The board's parts (``Plan``): the hand's facts, the counter of unseen cards, the
+    opponents' seats, the table's play, the viewer's place, and the parts every board has."""
+    hint = context.get("hint")
+    parts = {
+        "root": (
+            "root",
+            (
+                context["phase"],
+                context["my_turn"],
+                context["following"],
+                context["version"],
+                context["hand_number"],
+                hint,
+            ),
+        ),
+        **common_parts(context),
+        "info": (
+            "info",
+            (
+                context["hand_number"],
+                context["hands_in_match"],
+                context["redeals"],
+                context["bid"],
+                context["bombs"],
+                context["stake"],
+                context["kitty"],
+                context["kitty_fresh"],
+            ),
+        ),
+        "counter": ("counter", (context["unseen"],)),
+    }
+    for s in context["opponents"]:
+        parts[f"seat-{s['index']}"] = ("seat", (s,))
+    parts["center"] = (
+        "center",
+        (
+            context["thrown_in"],
+            context["redeals"],
+            context["on_table"],
+            context["boom"],
+            context["plays_count"],
+            context["bidding"],
+            context["landlord_name"],
+            context["result"],
+        ),
+    )
+    form = (
+        context["hand"],
+        context["hand_wraps"],
+        context["my_turn"],
+        context["bidding"],
+        context["following"],
+        context["readings_json"],
+        context["can_play"],
+    )
+    parts["me"] = (
+        "me",
+        (
+            context["me"],
+            context["spectator"],
+            context["bidding_turn"],
+            context["bid_options"],
+            hint,
+            form,
+        ),
+    )
+    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
 
 
 def _status(

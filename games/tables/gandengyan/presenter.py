@@ -18,7 +18,7 @@ from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.gandengyan import GanDengYanObservation, GanDengYanView, readings
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
-from games.tables.base import TableSummary
+from games.tables.base import Plan, TableSummary, common_parts
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
@@ -303,6 +303,68 @@ def context(
         # Rendered only while the page has the log open: made when the template asks.
         "round_log": functools.partial(_round_log, log, names, seat),
     }
+
+
+def parts(context: dict) -> Plan:
+    """The board's parts (``Plan``): the round's facts, the opponents' seats, the table's
+    play, the viewer's place, the round's log (its rows only while the page has it open),
+    and the parts every board has."""
+    hint = context.get("hint")
+    parts = {
+        "root": (
+            "root",
+            (
+                len(context["seats"]),
+                context["phase"],
+                context["my_turn"],
+                context["following"],
+                context["version"],
+                context["round"],
+                hint,
+                context["fresh_deal"],
+            ),
+        ),
+        **common_parts(context),
+        "info": (
+            "info",
+            (
+                context["stock"],
+                context["bombs"],
+                context["base_multiplier"],
+                context["tracker"],
+                context["draw_rule"],
+                context["round"],
+            ),
+        ),
+    }
+    for s in context["opponents"]:
+        parts[f"seat-{s['index']}"] = ("seat", (s,))
+    parts["center"] = (
+        "center",
+        (
+            context["on_table"],
+            context["closed"],
+            context["closed_winner"],
+            context["fresh_deal"],
+            context["result"],
+            context["viewer_deals"],
+            context["dealer_name"],
+            context["draw_feed"],
+        ),
+    )
+    form = (
+        context["hand"],
+        context["hand_wraps"],
+        context["my_turn"],
+        None,  # no bidding in this game
+        context["following"],
+        context["readings_json"],
+        context["can_play"],
+    )
+    parts["me"] = ("me", (context["me"], context["spectator"], form))
+    rows = context["round_log"]() if "log" in context.get("opened", ()) else None
+    parts["round-log"] = ("round_log", (rows,))
+    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
 
 
 def _public_tracker(view: GanDengYanView) -> dict:
