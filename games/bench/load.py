@@ -326,6 +326,9 @@ class Measurement:
     server_cpu: float | None = None  # CPU seconds of the daphne processes in the window
     # The same per daphne process (each with its live children: the Hard bots' pool workers).
     server_cpu_by_process: list[float] = field(default_factory=list)
+    # CPU seconds of this machine's PostgreSQL and Redis processes in the window (None: the
+    # run uses neither)
+    services_cpu: float | None = None
     client_cpu: float = 0.0
     # Read requests (what a selection is as a play), sent before each play with --reads:
     # counted apart from the actions, their own latencies.
@@ -381,6 +384,12 @@ class Measurement:
             return None
         return (self.wire_bytes if wire else self.payload_bytes) / self.human_actions / 1024
 
+    @property
+    def services_ms_per_human_action(self) -> float | None:
+        if self.services_cpu is None or not self.human_actions:
+            return None
+        return self.services_cpu / self.human_actions * 1000
+
     def process_shares(self) -> list[float]:
         """Each daphne process's CPU (with its pool workers) in % of one core."""
         if not self.seconds:
@@ -416,6 +425,11 @@ class Measurement:
                 f"({self.cpu_ms_per_human_action or 0.0:.2f} ms/human action, "
                 f"{self.cpu_ms_per_action or 0.0:.2f} ms/move"
                 f"{self._per_process()})"
+            )
+        if self.services_cpu is not None:
+            parts.append(
+                f"PostgreSQL + Redis CPU {self.services_ms_per_human_action or 0.0:.2f} "
+                "ms/human action"
             )
         if self.kind == "site" and self.human_actions:
             parts.append(
@@ -501,6 +515,22 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
             f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
         )
+    for regime, tables in keys:
+        site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
+        services = _median([m.services_ms_per_human_action for m in site])
+        if services is not None:
+            daphne = _median([m.cpu_ms_per_human_action for m in site]) or 0.0
+            total = _median(
+                [
+                    (m.cpu_ms_per_human_action or 0.0) + m.services_ms_per_human_action
+                    for m in site
+                    if m.services_ms_per_human_action is not None
+                ]
+            )
+            rows.append(
+                f"{regime} {tables}: CPU ms per human action (medians), daphne {daphne:.2f}, "
+                f"PostgreSQL and Redis {services:.2f}, both together {total:.2f}"
+            )
     for regime, tables in keys:
         shares = [
             m.process_shares()
@@ -789,6 +819,31 @@ def _stat(pid: int) -> list[str]:
 
 def _ticks(fields: list[str]) -> int:
     return sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+
+
+SERVICES = ("postgres", "redis-server")
+
+
+def services_cpu_seconds() -> float:
+    """The user + system CPU of every PostgreSQL and Redis process on this machine (by their
+    names; a backend that ended is in its parent's reaped children's time), from /proc."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if Path(f"/proc/{entry}/comm").read_text().strip() in SERVICES:
+                ticks += _ticks(_stat(int(entry)))
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _uses_services() -> bool:
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql") or "Redis" in layer
 
 
 def cpu_seconds(pids: list[int]) -> list[float] | None:
@@ -1180,7 +1235,9 @@ async def _measure(run: Run, tasks: list, pids: list[int] | None, result: Measur
             task.cancel()
         failed = [t for t in running if t.done() and not t.cancelled() and t.exception()]
         raise RuntimeError(f"clients did not connect: {failed[0].exception() if failed else ''}")
+    services = _uses_services()
     cpu0, client0 = cpu_seconds(pids or []), time.process_time()
+    services0 = services_cpu_seconds() if services else None
     started, wall0 = loop.time(), timezone.now()
     run.stop_at = started + run.seconds
     run.start.set()
@@ -1188,6 +1245,8 @@ async def _measure(run: Run, tasks: list, pids: list[int] | None, result: Measur
         await asyncio.sleep(run.seconds)
     result.db_sessions, result.db_bound = sessions.most, sessions.bound
     cpu1, client1, wall1 = cpu_seconds(pids or []), time.process_time(), timezone.now()
+    if services0 is not None:
+        result.services_cpu = services_cpu_seconds() - services0
     result.seconds = loop.time() - started
     if pids and cpu0 is not None and cpu1 is not None:
         result.server_cpu_by_process = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
