@@ -149,13 +149,23 @@ def _decide(task: BotTask) -> dict:
 
 
 def _log_and_apply(
-    unit: Unit, table: Table, state, seat: int, action: dict, by_computer: bool = False
+    unit: Unit,
+    table: Table,
+    state,
+    seat: int,
+    action: dict,
+    by_computer: bool = False,
+    applied=None,
 ):
-    game = table_game(table.game).engine
-    # Logged as the engine reads it, whoever made it: a person's selection gets the combo it
-    # was read as, as a bot's listed action has it (every reader of the log sees one shape).
-    action = game.read(state, seat, action)
-    state = game.apply(state, seat, action)
+    """``applied``: the state after ``action`` (already read), when the caller has it."""
+    if applied is None:
+        game = table_game(table.game).engine
+        # Logged as the engine reads it, whoever made it: a person's selection gets the combo
+        # it was read as, as a bot's listed action has it (every reader of the log sees one
+        # shape).
+        action = game.read(state, seat, action)
+        applied = game.apply(state, seat, action)
+    state = applied
     table.version += 1
     # Written with the table's row, once per transaction (``_save_moves``).
     unit.log.append(
@@ -362,11 +372,13 @@ def _apply_move(
     action: dict,
     by_computer: bool = False,
     shown_at: datetime | None = None,
+    applied=None,
 ):
     """Apply and log one move on a locked table; notify after commit. The new state.
 
     ``shown_at``: when the move shows (a bot's reply applied together with the move before
-    it, ``_play_quick_bots``); the next pause and turn timer run from then.
+    it, ``_play_quick_bots``); the next pause and turn timer run from then. ``applied``: the
+    state after the move (read as the engine reads it), when the caller has worked it out.
 
     The table's row and the move's log line are written by ``_save_moves``, once for all the
     moves of a transaction (a player's move and the bots' replies): every caller ends its
@@ -376,7 +388,7 @@ def _apply_move(
     if _paced(table):  # for the bots' pause: the view of the state this move starts from
         kept = unit.public
         before = kept[1] if kept is not None and kept[0] is state else game.public_view(state)
-    state = _log_and_apply(unit, table, state, seat, action, by_computer)
+    state = _log_and_apply(unit, table, state, seat, action, by_computer, applied)
     table.state = game.to_json(state)
     keep_state(table.state, state)  # read again as this object: the boards that follow
     _finish_hand_if_over(unit, table, state)
@@ -462,12 +474,17 @@ def _play_quick_bots(unit: Unit, table: Table, state, together: bool = True) -> 
         if paced and not set(game.to_move(state)) <= bots:
             break  # a person decides at the same time: their turn is showing
         action = _decide(task)
-        if paced:
-            if game.hand_over(game.apply(state, task.seat, action)):
+        applied = None
+        if paced:  # the move is applied once: to see whether it ends the hand, and kept
+            action = game.read(state, task.seat, action)
+            applied = game.apply(state, task.seat, action)
+            if game.hand_over(applied):
                 break
             steps.append([shown.timestamp(), table.version, table.state])
             shown = due
-        state = _apply_move(unit, table, state, task.seat, action, True, due if paced else None)
+        state = _apply_move(
+            unit, table, state, task.seat, action, True, due if paced else None, applied
+        )
     # None when there is nothing to show one by one: no past states kept in the row.
     table.reveal = {"until": shown.timestamp(), "steps": steps} if steps else None
 
