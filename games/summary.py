@@ -80,6 +80,7 @@ def summarize(table: Table, presence: dict | None = None, watchers: int = 0) -> 
         ),
         shared=table.shared,
         spectators=table.spectators,
+        one_hand=bool(table.start),
         watchers=watchers,
         turn_seconds=table.turn_seconds,
         turn_due_at=table.turn_due_at,

@@ -52,6 +52,9 @@ class TableSummary:
     watchers: int = 0
     turn_seconds: int = 0
     turn_due_at: datetime | None = None
+    # A table of one hand (a deal played again, a lesson, a deal of the day): no match of
+    # several hands, whatever the game's own length.
+    one_hand: bool = False
 
     @property
     def is_active(self) -> bool:

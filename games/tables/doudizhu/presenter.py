@@ -222,7 +222,7 @@ def context(
         "thrown_in": view["last_deal_thrown_in"] and not plays and not over,
         "redeals": view["redeals"],
         "hand_number": view["hand_number"],
-        "hands_in_match": view["hands_in_match"],
+        "hands_in_match": 1 if table.one_hand else view["hands_in_match"],
         "status": _status(view, seat, names, my_turn, bidding, leading, can_play, winner),
         "announce": _announcement(view, names),
         "result": _result(view, names, seat, winner, table) if result else None,
