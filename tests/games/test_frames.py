@@ -500,6 +500,53 @@ def test_a_region_drawn_without_one_of_its_inputs_is_found(game, settings, clock
         DRAWN.clear()
 
 
+def _next_change(game: str, code: str, owner, rng: random.Random, clock) -> None:
+    """The table's next change: the next reply on its way shown, a due bot move, or the
+    player's move."""
+    shown = services.get_table(code)
+    if getattr(shown, "next_shown_at", None) is not None:
+        clock.to(shown.next_shown_at)
+    elif services.play_due_bot_move(code, force=True) is None:
+        html, _v = views_live.snapshot(code, owner, "en")
+        move = load.policies()[game](html, rng)
+        move["version"] = str(load.board_version(html))
+        views_live.handle(code, owner, "en", move, game)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_parts_drawn_against_a_board_the_socket_no_longer_has_go_whole(game, settings, clock):
+    """Two boards drawn for one socket against the same last board (a paced reply drawn
+    while the answer to a move was on its way): the second, sent after the first, is drawn
+    whole after all, and the page ends where a fresh render is."""
+    settings.GAME_PACING = True
+    owner = User.objects.create_user("frames-race")
+    code = str(services.create_table(owner, game, "normal").code)
+    sent = frames.Frames()
+    first = views_live.snapshot(code, owner, "en")
+    page = Page(lambda: pytest.fail("no resync expected"))
+    page.receive(sent.message(first))
+    rng = random.Random(9)
+    for _ in range(40):  # until a move brings a board of the same shape, drawn as parts
+        _next_change(game, code, owner, rng, clock)
+        one = views_live.snapshot(code, owner, "en", seen=sent.seen)
+        if one.parts is not None:
+            break
+    else:
+        pytest.fail(f"{game}: no board drawn as parts")
+    for _ in range(40):  # the next change, drawn against the same last board
+        _next_change(game, code, owner, rng, clock)
+        two = views_live.snapshot(code, owner, "en", seen=sent.seen)
+        if two.version > one.version:
+            break
+    page.receive(sent.message(one))
+    assert two.parts is not None and two.parts.base is not sent.seen  # drawn against the old
+    page.receive(sent.message(two))
+    fresh, _v = views_live.snapshot(code, owner, "en")
+    assert page.html == frames.shown(fresh)
+    assert sent.version == two.version and views_live.PLAN in sent.seen
+
+
 class _AlwaysEqual(str):
     """A part's argument that compares equal to anything: a fingerprint that misses it."""
 
