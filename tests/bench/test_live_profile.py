@@ -18,11 +18,11 @@ def test_it_plays_human_actions_and_splits_their_time_into_parts():
     call_command("liveprofile", game=["gongzhu"], actions=2, repeat=1, top=3, stdout=out)
     text = out.getvalue()
     assert "gongzhu at normal: 2 human actions a run" in text
-    for part in ("the move's transaction", "the bots choosing", "the board's template"):
+    for part in ("the move's transaction", "the bots choosing", "the board's drawing"):
         assert part in text
     shares = [float(line.split("%")[0]) for line in text.splitlines() if " ms  " in line]
     assert len(shares) == 8 and all(0 <= s <= 100 for s in shares)  # seven parts, the rest
-    assert shares[0] > 0 and shares[4] > 0  # the transaction and the template were profiled
+    assert shares[0] > 0 and shares[4] > 0  # the transaction and the drawing were profiled
     calls = next(line for line in text.splitlines() if line.startswith("function calls"))
     assert int(calls.rsplit(" ", 1)[1].replace(",", "")) > 1000  # counted, a human action's
     # Its users and tables are gone.
