@@ -142,19 +142,21 @@ class Plan:
         return self.skeleton == other.skeleton and tuple(self.parts) == tuple(other.parts)
 
 
-def common_parts(context: dict) -> dict[str, tuple[str, tuple]]:
-    """The parts every game's board has (the shared board's macros), by name."""
-    parts = {
+def board_plan(context: dict, parts: dict[str, tuple[str, tuple]]) -> Plan:
+    """A game's board as a ``Plan``: its own ``parts`` (its opening tag, "root", among them)
+    with the parts every board has (the shared board's macros), and the skeleton every
+    board.jinja reads besides them (whether there is a lesson's guide, a people's row)."""
+    common = {
         "announce": ("part_announce", (context["announce"],)),
         "status": ("part_status", (context["status"],)),
         "fast": ("part_fast", (context["bots_moving"], context["spectator"])),
     }
     if context.get("guide"):
-        parts["guide"] = ("part_guide", (context["guide"],))
+        common["guide"] = ("part_guide", (context["guide"],))
     people = context.get("people")
     if people:
-        parts["people-row"] = ("part_people", (people, context["table"].spectators))
-    return parts
+        common["people-row"] = ("part_people", (people, context["table"].spectators))
+    return Plan(skeleton=(bool(context.get("guide")), bool(people)), parts={**common, **parts})
 
 
 # -- a guided first hand (``lesson.LESSON``, optional: games.lessons runs it)

@@ -229,6 +229,21 @@ def selection_reading(view: Observation, cards: list, legal: list, readings, lab
     return str(_("%(play)s – cannot be led now") % {"play": words})
 
 
+def hand_form(context: dict) -> tuple:
+    """The arguments of the hand form where a play takes several cards
+    (``games/combo/hand.jinja``, after its class and labels), from a board's context; a game
+    without a bidding phase has no ``bidding`` (None)."""
+    return (
+        context["hand"],
+        context["hand_wraps"],
+        context["my_turn"],
+        context.get("bidding"),
+        context["following"],
+        context["readings_json"],
+        context["can_play"],
+    )
+
+
 def share(count: int, total: int) -> str:
     """A count out of a total, with its share: "3 of 12 (25%)" (German: "3 von 12 (25 %)"); a dash when there is none."""
     if not total:

@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engine.doudizhu import DouDizhuObservation, DouDizhuView, readings
-from games.tables.base import Plan, TableSummary, common_parts
+from games.tables.base import Plan, TableSummary, board_plan
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
     HandCard,
     Play,
     card_name,
+    hand_form,
     result_rows,
     seat_basics,
     selection_reading,
@@ -254,7 +255,6 @@ def parts(context: dict) -> Plan:
                 hint,
             ),
         ),
-        **common_parts(context),
         "info": (
             "info",
             (
@@ -285,15 +285,6 @@ def parts(context: dict) -> Plan:
             context["result"],
         ),
     )
-    form = (
-        context["hand"],
-        context["hand_wraps"],
-        context["my_turn"],
-        context["bidding"],
-        context["following"],
-        context["readings_json"],
-        context["can_play"],
-    )
     parts["me"] = (
         "me",
         (
@@ -302,10 +293,10 @@ def parts(context: dict) -> Plan:
             context["bidding_turn"],
             context["bid_options"],
             hint,
-            form,
+            hand_form(context),
         ),
     )
-    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
+    return board_plan(context, parts)
 
 
 def _status(

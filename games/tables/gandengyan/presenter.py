@@ -18,12 +18,13 @@ from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.gandengyan import GanDengYanObservation, GanDengYanView, readings
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
-from games.tables.base import Plan, TableSummary, common_parts
+from games.tables.base import Plan, TableSummary, board_plan
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
     HandCard,
     Play,
+    hand_form,
     rank_plural,
     rank_short,
     result_rows,
@@ -324,7 +325,6 @@ def parts(context: dict) -> Plan:
                 context["fresh_deal"],
             ),
         ),
-        **common_parts(context),
         "info": (
             "info",
             (
@@ -352,19 +352,10 @@ def parts(context: dict) -> Plan:
             context["draw_feed"],
         ),
     )
-    form = (
-        context["hand"],
-        context["hand_wraps"],
-        context["my_turn"],
-        None,  # no bidding in this game
-        context["following"],
-        context["readings_json"],
-        context["can_play"],
-    )
-    parts["me"] = ("me", (context["me"], context["spectator"], form))
+    parts["me"] = ("me", (context["me"], context["spectator"], hand_form(context)))
     rows = context["round_log"]() if "log" in context.get("opened", ()) else None
     parts["round-log"] = ("round_log", (rows,))
-    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
+    return board_plan(context, parts)
 
 
 def _public_tracker(view: GanDengYanView) -> dict:

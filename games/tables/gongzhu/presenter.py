@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.engine.gongzhu import EXPOSABLE, GongZhuObservation, GongZhuView
-from games.tables.base import Plan, TableSummary, common_parts
+from games.tables.base import Plan, TableSummary, board_plan
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -209,7 +209,6 @@ def parts(context: dict) -> Plan:
                 hint["type"] if hint else "",
             ),
         ),
-        **common_parts(context),
     }
     for place in ("top", "left", "right"):
         s = by_position[place]
@@ -232,7 +231,7 @@ def parts(context: dict) -> Plan:
     )
     parts["last-trick"] = ("last_trick", (context["last_trick"], context["last_trick_winner"]))
     parts["collected"] = ("collected", (context["collected_rows"],))
-    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
+    return board_plan(context, parts)
 
 
 def _status(view: GongZhuObservation | GongZhuView, seat, names, showing_closed, last) -> str:

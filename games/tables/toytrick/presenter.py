@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.tables.base import Plan, TableSummary, common_parts
+from games.tables.base import Plan, TableSummary, board_plan
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -108,7 +108,6 @@ def parts(context: dict) -> Plan:
                 hint["type"] if hint else "",
             ),
         ),
-        **common_parts(context),
         f"seat-{top['index']}": ("seat", (top,)),
         "trick": (
             "trick",
@@ -123,7 +122,7 @@ def parts(context: dict) -> Plan:
             (context["bottom"], context["spectator"], context["my_turn"], context["hand"]),
         ),
     }
-    return Plan(skeleton=(bool(context.get("guide")), bool(context.get("people"))), parts=parts)
+    return board_plan(context, parts)
 
 
 def _status(view: dict, seat: int | None, names: dict) -> str:
