@@ -70,21 +70,11 @@ def create_table(
     if level not in LEVELS:
         raise Refused("bad_level")
     seed, state = _new_match(game_name, seats, opts)
-    game = table_game(game_name).engine
     with transaction.atomic():
         unit = Unit()
-        table = Table.objects.create(
-            game=game_name,
-            options=opts,
-            seed=str(seed),
-            state=game.to_json(state),
-            owner=user,
-            level=level,
+        table = _dealt_table(
+            unit, user, game_name, seed, state, opts, [level] * (seats - 1), level=level
         )
-        Seat.objects.create(table=table, index=0, user=user)
-        for i in range(1, seats):
-            Seat.objects.create(table=table, index=i, kind=Seat.Kind.BOT, bot_level=level)
-        _open_hand(unit, table, state)
         if replaces:
             _end_session(unit, replaces, user)
     return table
@@ -121,14 +111,22 @@ def one_hand_table(
         state = game.new_match_from_deal(start["deal"], start["dealer"], options or None, seed=seed)
     except (ValueError, TypeError) as e:
         raise Refused("bad_options") from e
+    return _dealt_table(
+        unit, user, game_name, seed, state, options, levels, level=level, start=start, **fields
+    )
+
+
+def _dealt_table(
+    unit: Unit, user, game_name: str, seed, state, options: dict, levels: list[str], **fields
+) -> Table:
+    """A table dealt ``state``: its row (``fields``: its own columns), ``user`` in seat 0, a
+    computer player of ``levels[i - 1]`` in each seat ``i`` after it, its first hand opened."""
     table = Table.objects.create(
         game=game_name,
         options=options,
         seed=str(seed),
-        state=game.to_json(state),
+        state=table_game(game_name).engine.to_json(state),
         owner=user,
-        level=level,
-        start=start,
         **fields,
     )
     Seat.objects.create(table=table, index=0, user=user)
