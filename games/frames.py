@@ -105,14 +105,13 @@ def split(html: str) -> tuple[str, str, dict[str, str]]:
 @dataclass(frozen=True)
 class Patch:
     """A board drawn as parts against a socket's last board (``games.tables.base.Plan``):
-    its opening tag, the parts whose arguments changed (name -> the region's markup, its
-    markers cut off), the regions that go with every patch (``ALWAYS``), the socket's
+    its opening tag, the parts whose arguments changed and the regions that go with every
+    patch (``ALWAYS``; name -> the region's markup, its markers cut off), the socket's
     ``Seen`` it was compared with (``base``), and how to draw it whole after all (a frame
     sent meanwhile changed the socket's last board): () -> (html, its ``Seen.drawn``)."""
 
     root: str
     changed: dict[str, str]
-    always: dict[str, str]
     base: Mapping
     whole: Callable[[], tuple[str, Mapping]] = field(compare=False, repr=False)
 
@@ -140,14 +139,8 @@ class Frames:
             return self.encode(html, frame.version, drawn)
         tags: list[str] = []
         changed: list[str] = []
-        for name, new in patch.changed.items():
-            old = self.regions.get(name)
-            if old != new:
-                _diff(old, new, tags, changed)
-                self.regions[name] = new
-        for name, part in patch.always.items():
-            changed.append(part)
-            self.regions[name] = part
+        _inner_diffs(self.regions, patch.changed, tags, changed)
+        self.regions.update(patch.changed)
         message = PATCH.format(base=self.version, root=patch.root, tags="".join(tags))
         self.version, self.seen = frame.version, frame.drawn
         return shown(message + "".join(changed))

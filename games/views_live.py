@@ -217,8 +217,8 @@ def _patch(gspec, table, context, plan, last, seen, toast_html: str, **kind) -> 
         with translation.override(language):
             return _whole(gspec, context, plan, frames.NOTHING_SEEN, toast_html)
 
-    always = {"toast": frames.inside(toast_html, "toast")}
-    patch = frames.Patch(root, changed, always, seen, whole)
+    changed["toast"] = frames.inside(toast_html, "toast")  # goes with every patch
+    patch = frames.Patch(root, changed, seen, whole)
     return _frame("", table, drawn=drawn, parts=patch, **kind)
 
 
