@@ -383,6 +383,9 @@ def test_an_exposure_decided_on_a_page_a_moment_behind_counts_with_one_click(
     expect(a.locator("#exposure-form")).to_have_count(0)
 
 
+# Once: people at one table on PostgreSQL + Redis are the Gong Zhu hand's (the layer and the
+# database do not know which game a table plays).
+@pytest.mark.once
 def test_two_people_play_a_gan_deng_yan_round(person, site_url):
     a, b = person(), person()
     create_table(a, site_url, "gandengyan", ["person", "none", "none"])

@@ -395,7 +395,7 @@ def test_a_longer_run_of_patches_ends_exactly_where_a_fresh_render_is(game, sett
     player = User.objects.create_user("frames-more")
     watcher = User.objects.create_user("frames-more-watcher")
     viewers = [(player, "seat", "en"), (player, "open", "de"), (watcher, "watch", "de")]
-    patches, resyncs = _play(game, viewers, seed=21, drop=0.0, clock=clock, steps=200)
+    patches, resyncs = _play(game, viewers, seed=21, drop=0.0, clock=clock, steps=120)
     assert patches > 40 and resyncs == 0
 
 
