@@ -8,8 +8,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
-# Tests run in this many processes (pytest-xdist); each has its own database and servers. An
-# idle process takes tests queued for the other (worksteal): the long browser tests end together.
+# Tests run in this many processes (pytest-xdist); each has its own database and servers.
 TEST_WORKERS ?= 2
 
 .PHONY: run test test-fast production production-restart production-status production-stop setup install browser catalogs messages static migrate lint format clean
@@ -22,7 +21,7 @@ run: setup
 
 test: setup browser
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
 # The edit-run loop: engine, services and consumers, without long playouts, browsers or faults.
 test-fast: setup
