@@ -199,3 +199,32 @@ def test_hint_is_normals_choice():
         obs, legal = game.observation(st, seat), game.legal_actions(st, seat)
         assert bots.hint(obs, legal) == normal.act(obs, legal, random.Random(0))
         st = game.apply(st, seat, rng.choice(legal))
+
+
+def test_hard_with_cheap_rollouts_beside_normals_plays_legally_and_repeats():
+    """The rollouts option (each sampled deal also played out by the cheap policy): legal
+    moves through a whole hand, the same choice for the same rng seed, and a value that is
+    not the plain search's (the rollouts are counted)."""
+    rng = random.Random(5)
+    hard = get_bot("doudizhu", "hard", samples=3, rollouts=2)
+    plain = get_bot("doudizhu", "hard", samples=3)
+    normal = _bot("normal")
+    st = game.new_match(seed=8, seats=3, options={"hands": 1})
+    differs = False
+    while not game.hand_over(st):
+        seat = game.to_move(st)[0]
+        obs, legal = _plain(game.observation(st, seat)), _plain(game.legal_actions(st, seat))
+        if seat == 0:
+            action = hard.act(obs, legal, random.Random(seat))
+            assert action in legal
+            assert action == hard.act(obs, legal, random.Random(seat))
+            if legal[0]["type"] == "play" and len(legal) > 2:
+                view = bots.View(obs, legal)
+                moves = hard._shortlist(view)
+                with_rollouts = hard._totals(view, moves, random.Random(1), 3)
+                without = plain._totals(view, moves, random.Random(1), 3)
+                differs = differs or with_rollouts != without
+        else:
+            action = normal.act(obs, legal, rng)
+        st = game.apply(st, seat, action)
+    assert differs
