@@ -24,16 +24,6 @@ CHROMIUM_ARGS = [
 # Browser tests of looks, words and accessibility: what they check does not depend on the
 # database or the channel layer, so CI's PostgreSQL + Redis pass leaves them to the first.
 LAYOUT = ("test_accessibility.py", "test_phone_landscape.py", "test_rules.py", "test_review.py")
-# Browser tests of one game's table, its bots, its pacing and the page's policy: the same code
-# on either stack, so they too run on the first pass only. The second keeps what meets the
-# database and the layer: people at one table, a match's end, standings, the site's accounts.
-ONCE = (
-    "test_doudizhu.py",
-    "test_gandengyan.py",
-    "test_hard_bots.py",
-    "test_paced.py",
-    "test_csp.py",
-)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -42,8 +32,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
             if item.fspath.basename in LAYOUT:
                 item.add_marker(pytest.mark.layout)
-            elif item.fspath.basename in ONCE:
-                item.add_marker(pytest.mark.once)
             if not os.path.exists(CHROMIUM):
                 item.add_marker(
                     pytest.mark.skip(

@@ -5,10 +5,15 @@ browser tests breaks the policy is checked for every test (tests/e2e/conftest.py
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.journeys import start_alone
 from tests.e2e.test_play_together import board_ready, create_table, sign_up, version
+
+# The page's content security policy: the same code on either stack, so CI runs it
+# on its first pass only.
+pytestmark = pytest.mark.once
 
 
 def test_the_level_menu_sends_itself_and_resigning_asks_first(page, site_url):

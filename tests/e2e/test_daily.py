@@ -312,10 +312,7 @@ def nothing_before_playing(page, site_url: str, lang: str, game: str, day: str) 
 # ---------------------------------------------------------------- the test
 
 
-# On PostgreSQL + Redis for one game: the other games' deals are the same code on either stack.
-@pytest.mark.parametrize(
-    "game", [g if i == 0 else pytest.param(g, marks=pytest.mark.once) for i, g in enumerate(LISTED)]
-)
+@pytest.mark.parametrize("game", LISTED)
 def test_two_players_play_the_days_deal_once_and_compare(game, browser_in, site_url, site_shell):
     langs = ("en", "de")
     pages = {lang: browser_in(lang) for lang in langs}

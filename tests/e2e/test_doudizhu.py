@@ -11,6 +11,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.boards import board_markup, play_the_selection
 
+# One game's table in the page: the same code on either stack, so CI runs it
+# on its first pass only.
+pytestmark = pytest.mark.once
+
 EDGE = {"x": 6, "y": 14}  # cards overlap: a player taps the visible left edge
 
 
@@ -150,7 +154,6 @@ def test_all_pass_is_thrown_in_on_screen_and_a_reload_mid_bidding_changes_nothin
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
 
 
-@pytest.mark.once
 def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_landlord(
     page, site_url, site_shell
 ):
@@ -197,7 +200,6 @@ def test_a_chain_is_read_live_and_played_and_the_guest_ends_as_a_peasant_or_land
     expect(page.get_by_test_id("settlement")).to_be_visible()
 
 
-@pytest.mark.once
 def test_hint_replaces_the_cards_the_player_had_selected(page, site_url, site_shell):
     """Every card tapped, then Hint: exactly the hint's cards stay selected, and Play plays
     them (a patch knows nothing of the page's own taps: the hint's board comes whole)."""

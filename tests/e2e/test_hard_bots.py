@@ -6,11 +6,16 @@ freeze this guards against: spawned workers that could not load the bots' task).
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import test_doudizhu as doudizhu
 from tests.e2e import test_gandengyan as gandengyan
 from tests.e2e import test_gongzhu as gongzhu
+
+# The computer players' whole hands: the same code on either stack, so CI runs it
+# on its first pass only.
+pytestmark = pytest.mark.once
 
 
 def hard_seats(page):

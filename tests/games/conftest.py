@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.models import Table
 from games.registry import table_game
+from games.services import seating
 
 
 @pytest.fixture
@@ -14,6 +15,18 @@ def owner(db):
 @pytest.fixture
 def outsider(db):
     return get_user_model().objects.create_user("zoe", password="Kartenspiel-2026")
+
+
+@pytest.fixture
+def fixed_deal(monkeypatch):
+    """``fixed_deal(seed)``: every table this test creates afterwards is dealt from ``seed``
+    (a test that needs a hand to go a certain way: a random deal now and then ends the hand,
+    or the match, before it gets there)."""
+
+    def fix(seed: int) -> None:
+        monkeypatch.setattr(seating, "_seed", lambda: seed)
+
+    return fix
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from django.utils import translation
 from games import services, views_live
 from games.bots import gongzhu as bots
 from games.engine import get_game
-from games.services import seating
 
 pytestmark = pytest.mark.django_db
 GAME = get_game("gongzhu")
@@ -24,7 +23,7 @@ def owner(db):
     return get_user_model().objects.create_user("ren", password="Kartenspiel-2026")
 
 
-def exposure_table(owner, monkeypatch, advice_is_empty: bool):
+def exposure_table(owner, fixed_deal, advice_is_empty: bool):
     """A table where the player may expose and Normal's advice is (or is not) to expose
     nothing: the first such deal, found with the engine alone, then dealt at a table."""
     for seed in range(2000):
@@ -34,13 +33,13 @@ def exposure_table(owner, monkeypatch, advice_is_empty: bool):
             continue
         advice = bots.hint(GAME.observation(state, 0), legal)
         if (not advice["cards"]) == advice_is_empty:
-            monkeypatch.setattr(seating, "_seed", lambda seed=seed: seed)
+            fixed_deal(seed)
             return services.create_table(owner, "gongzhu", "easy")
     raise AssertionError("no such deal among 2000")
 
 
-def test_hint_says_so_when_its_advice_is_to_expose_nothing(owner, monkeypatch):
-    table = exposure_table(owner, monkeypatch, advice_is_empty=True)
+def test_hint_says_so_when_its_advice_is_to_expose_nothing(owner, fixed_deal):
+    table = exposure_table(owner, fixed_deal, advice_is_empty=True)
     with translation.override("en"):
         html = views_live.handle(str(table.code), owner, "en", {"action": "hint"}).html
     assert 'data-testid="hint-note"' in html and "Hint: expose nothing." in html
@@ -50,8 +49,8 @@ def test_hint_says_so_when_its_advice_is_to_expose_nothing(owner, monkeypatch):
     assert GAME.observation(GAME.from_json(table.state), 0)["phase"] == "expose"  # never plays
 
 
-def test_hint_to_expose_cards_ticks_them_without_the_note(owner, monkeypatch):
-    table = exposure_table(owner, monkeypatch, advice_is_empty=False)
+def test_hint_to_expose_cards_ticks_them_without_the_note(owner, fixed_deal):
+    table = exposure_table(owner, fixed_deal, advice_is_empty=False)
     html = views_live.handle(str(table.code), owner, "en", {"action": "hint"}).html
     assert 'data-testid="hint-note"' not in html and " checked" in html
 

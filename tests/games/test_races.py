@@ -16,7 +16,6 @@ from django.db import connection
 from games import services, views_live
 from games.models import ActionLog
 from games.registry import table_game, table_games
-from games.services import seating
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PLAYABLE = [g.name for g in table_games() if g.playable]
@@ -43,11 +42,11 @@ def at_once(*calls):
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_of_two_moves_sent_at_once_exactly_one_is_applied(game, monkeypatch):
+def test_of_two_moves_sent_at_once_exactly_one_is_applied(game, fixed_deal):
     # Fixed deals: with random ones, a Gong Zhu hand now and then ends the whole match (every
     # card exposed doubles), and the second move of a pair is then refused as too late for
     # the match rather than as stale.
-    monkeypatch.setattr(seating, "_seed", lambda: 20261201)
+    fixed_deal(20261201)
     owner = get_user_model().objects.create_user("ren", password="Kartenspiel-2026")
     gspec = table_game(game)
     rng = random.Random(game)

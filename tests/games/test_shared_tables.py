@@ -21,7 +21,6 @@ from django.utils import timezone
 from games import driver, services, views, views_live
 from games.models import ActionLog, Presence, Seat, Table
 from games.registry import table_game, table_games
-from games.services import seating
 from tests.games.test_races import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -171,9 +170,9 @@ def test_the_lobby_lists_public_tables_with_a_free_seat():
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_two_people_play_a_hand_each_seeing_only_their_own_cards(game, monkeypatch):
+def test_two_people_play_a_hand_each_seeing_only_their_own_cards(game, fixed_deal):
     # A fixed deal, whose first hand does not end the match (a random one now and then does).
-    monkeypatch.setattr(seating, "_seed", lambda: 20261201)
+    fixed_deal(20261201)
     table, ren, mia = two_people(game)
     engine = table_game(game).engine
     moves = people_move(table, {0: ren, 1: mia}, random.Random(game))
@@ -441,10 +440,10 @@ def test_a_socket_of_a_dead_process_goes_stale_and_is_swept(settings):
     assert Seat.objects.get(table=table, index=1).away_due_at is not None
 
 
-def test_leaving_hands_the_seat_to_the_computer_and_the_match_goes_on(monkeypatch):
+def test_leaving_hands_the_seat_to_the_computer_and_the_match_goes_on(fixed_deal):
     # A deal whose hand does not end the match (a rare hand with exposures can take a seat
     # below -1000 at once, and a finished match is not resigned by leaving it).
-    monkeypatch.setattr("games.services.seating._seed", lambda: 12345)
+    fixed_deal(12345)
     table, ren, mia = two_people("gongzhu")
     services.leave_table(table.code, mia)
     table = fresh(table)
