@@ -17,6 +17,7 @@ import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, frames, metrics, realtime, services, views_live
@@ -71,6 +72,7 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         self.open_parts = frozenset()  # the parts of the board the page has open (a round's log)
         self.game = None  # the table's game, once this socket is accepted to see it
         self.next_draw = None  # the timer that draws the next move on its way
+        self.ahead_until = 0.0  # when the last move sent ahead shows (``_send_ahead``)
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.send(text_data=self.render("live/_login_required.html"))
@@ -224,14 +226,47 @@ class TableConsumer(LayerOutageMixin, LocalizedConsumerMixin, AsyncWebsocketCons
         if frame.html or frame.parts is not None:
             await self.send(text_data=self.frames.message(frame))
         self.drawing.sent(frame.version)
+        if frame.ahead is not None:
+            # The replies on their way, drawn after the answer has gone out (a timer of no
+            # delay runs after the socket's pending writes): the page shows each at its time.
+            asyncio.get_running_loop().call_later(0, self._ahead_due, frame)
+        else:
+            self._draw_at(frame.due)
+
+    def _ahead_due(self, frame) -> None:
+        if not getattr(self, "gone", False):
+            # Held, so the task is not collected before it has run.
+            self.draw_task = asyncio.ensure_future(self._send_ahead(frame))
+
+    async def _send_ahead(self, frame) -> None:
+        """The computer players' replies on their way after the person's move ``frame``
+        answered, each drawn as it will show (``views_live._ahead``, from the table as the
+        move left it, here: no await until they are sent, so nothing draws meanwhile), in
+        one message; the page shows each at its time. If they cannot be drawn here, each is
+        drawn at its time, as for every other socket."""
+        try:
+            steps = frame.ahead()
+        except SynchronousOnlyOperation:
+            steps = ()  # something of the boards is not in the copy: the paced draws read it
+        except Exception:  # noqa: BLE001 - a task of its own; the paced draws show them
+            log.exception("could not draw table %s's moves ahead", self.code)
+            steps = ()
+        if steps and not getattr(self, "gone", False):
+            await self.send(text_data=self.frames.ahead(steps, time.time()))
+            frame = steps[-1][1]
+            self.drawing.sent(frame.version)
+            self.ahead_until = steps[-1][0]
+            if self.next_draw is not None:  # set by a notice's draw meanwhile: covered
+                self.next_draw.cancel()
+                self.next_draw = None
         self._draw_at(frame.due)
 
     def _draw_at(self, due: float | None) -> None:
         """Draw the board again when the next of the moves on their way shows (``due``,
         seconds since the epoch): the bots' replies applied with a move show one by one, at
         their paced times, without a notice each."""
-        if due is None or getattr(self, "gone", False):
-            return
+        if due is None or due <= self.ahead_until or getattr(self, "gone", False):
+            return  # nothing on its way, or the page has it already (``_send_ahead``)
         if self.next_draw is not None:
             self.next_draw.cancel()
         delay = Drawing.delay(due, time.time())

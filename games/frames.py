@@ -43,6 +43,10 @@ OPENING_MARKER = re.compile(r"<!--region ([\w-]+)-->")
 OPEN_MARKER = "<!--region "
 ALWAYS = frozenset({"toast"})
 PATCH = '<template data-patch data-base="{base}">{root}</div>{tags}</template>'
+# Before each of the moves on their way sent with a move's answer (``Frames.ahead``): when
+# the page shows it, in milliseconds after the message came (static/js/table.js).
+AFTER = '<template data-after="{ms}"></template>'
+AFTER_MARK = re.compile(r'<template data-after="(\d+)"></template>')
 OPENING = re.compile(r"<([a-zA-Z][\w-]*)[^>]*>")
 # An element's closing tag and what may follow it in a skeleton: whitespace, cut regions.
 CLOSING = re.compile(r"</[a-zA-Z][\w-]*>(?:\s|<!--region [\w-]+-->)*")
@@ -144,6 +148,16 @@ class Frames:
         message = PATCH.format(base=self.version, root=patch.root, tags="".join(tags))
         self.version, self.seen = frame.version, frame.drawn
         return shown(message + "".join(changed))
+
+    def ahead(self, steps, now: float) -> str:
+        """The moves on their way (``views_live.Frame.ahead``: (when, frame) pairs) as one
+        message's tail: each step's message after an ``AFTER`` mark saying when it shows,
+        ``now`` being when the message goes (seconds since the epoch). The page applies them
+        in order, each at its time, and all at once when another board comes first."""
+        return "".join(
+            AFTER.format(ms=max(0, round((at - now) * 1000))) + self.message(frame)
+            for at, frame in steps
+        )
 
     def encode(self, html: str, version: int, drawn: Mapping | None = None) -> str:
         """The message for this frame: a patch against the last board sent, or ``html``.

@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template import engines
@@ -133,7 +134,8 @@ class Frame:
     the epoch, ``services.as_shown``), for the socket to draw it then; ``whole``: sent
     whole, never as a patch (a hint's cards replace whatever the page had selected, which a
     patch against the last board sent knows nothing of); ``refused``: the answer to a frame
-    the site refused. Unpacks as ``html, version``."""
+    the site refused; ``ahead``: draws the moves on their way, each as it will show, with its
+    time (``_ahead``). Unpacks as ``html, version``."""
 
     html: str
     version: int
@@ -142,6 +144,8 @@ class Frame:
     refused: bool = False
     drawn: dict | None = field(default=None, compare=False, repr=False)
     parts: frames.Patch | None = field(default=None, compare=False, repr=False)
+    # () -> the moves on their way, each drawn as it will show: (when, frame) pairs
+    ahead: Callable[[], tuple] | None = field(default=None, compare=False, repr=False)
 
     def __iter__(self):
         return iter((self.html, self.version))
@@ -563,7 +567,36 @@ def _move(code, user, data: dict, done: _Outcome, opened, seen) -> Frame:
     done.kind = _move_kind(action)
     # The table as the move left it (seats already loaded): drawn as it is, without a read.
     table = services.submit_action(code, user, action, _version(data))
-    return _answer(done, services.board(table, user), user, opened=opened, seen=seen)
+    board = services.board(table, user)
+    frame = _answer(done, board, user, opened=opened, seen=seen)
+    if frame.due is not None and services.may_hurry(table, board.seat):
+        language = translation.get_language()
+        ahead = functools.partial(_ahead, table, user, language, frame, opened)
+        frame = replace(frame, ahead=ahead)
+    return frame
+
+
+AHEAD = 16  # moves on their way sent with a move's answer, at most (a batch has a dozen)
+
+
+def _ahead(table, user, language: str, frame: Frame, opened) -> tuple[tuple[float, Frame], ...]:
+    """The computer players' replies on their way after a person's move (``frame``, its
+    answer), each drawn now as it will show at its time (``services.board(…, at)``, a patch
+    of the one before it), from the table as the move left it: sent right after the answer,
+    the page shows each when its time comes (one message, no read and no timer per reply).
+    Only to a person who may show them at once (``services.may_hurry``, the fast-forward
+    button): the others at the table and the spectators get each at its time, as before.
+    Called by the socket after the answer is sent, in its own thread (``Frame.ahead``)."""
+    steps: list[tuple[float, Frame]] = []
+    with translation.override(language):
+        while frame.due is not None and len(steps) < AHEAD:
+            at = frame.due
+            board = services.board(table, user, at)
+            frame = _seen(board, user, opened=opened, seen=frame.drawn)
+            if frame is None or not (frame.html or frame.parts is not None):
+                break
+            steps.append((at, frame))
+    return tuple(steps)
 
 
 def _refused(code, user, e: services.Refused, done: _Outcome, opened, shown, seen) -> Frame:

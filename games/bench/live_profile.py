@@ -3,7 +3,8 @@ liveprofile``).
 
 A human action is what a socket's server does for one move of a person at a table with
 computer players: the move's frame handled (the transaction with the bots' quick replies,
-the answer's board), then each reply drawn as it shows at its paced time, the way
+the answer's board, and the replies on their way drawn ahead with it where the person may
+show them at once), then each reply left drawn as it shows at its paced time, the way
 ``TableConsumer._draw_next`` does (from this process's copy of the table, a read only where
 the copy does not serve). The clock is the command's own: the paced times pass at once,
 and nothing waits.
@@ -142,6 +143,12 @@ def _human_actions(game: str, level: str, n: int, profile: cProfile.Profile | No
                     page.message(frame)
                     drawn += 1
                 rendered = max(rendered, frame.version)
+                steps = frame.ahead() if frame.ahead is not None else ()
+                if steps:  # the replies on their way, drawn ahead and sent after it
+                    page.ahead(steps, clock.now().timestamp())
+                    drawn += len(steps)
+                    frame = steps[-1][1]
+                    rendered = max(rendered, frame.version)
                 if frame.due is None:
                     break
                 clock.to(frame.due)  # the next reply shows: drawn as the socket does

@@ -51,6 +51,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from games.frames import AFTER_MARK
 from games.sockets import MOVES_PER_SECOND
 
 MAX_TABLES = 200
@@ -1029,15 +1030,36 @@ async def _human(
     async def receive(timeout: float) -> str:
         """The next frame, applied to the page's board (a patch that does not fit it asks
         for the whole board, as the page does); counted (payload and wire) while the window
-        is open."""
+        is open. Replies sent ahead with a move's answer (``frames.AFTER_MARK``) wait, as on
+        the page, and each is the next frame when its time comes (all at once when another
+        board comes first)."""
         nonlocal seen_wire
-        frame = await _recv(ws, timeout)
+        if ahead and ahead[0][0] - loop.time() <= timeout:
+            try:
+                frame = await _recv(ws, ahead[0][0] - loop.time())
+            except TimeoutError:
+                return await show(ahead.pop(0)[1])
+        else:
+            frame = await _recv(ws, timeout)
         if run.start.is_set() and run.remaining() > 0:
             result.payload_bytes += len(frame.encode())
             result.wire_bytes += ws.wire - seen_wire
         seen_wire = ws.wire
+        first, *steps = AFTER_MARK.split(frame)
+        if ahead and (steps or _BOARD.search(first) or first.startswith(_PATCH)):
+            for _at, step in ahead:
+                await show(step)
+            ahead.clear()
+        now = loop.time()
+        ahead.extend(
+            (now + int(ms) / 1000, step) for ms, step in zip(steps[::2], steps[1::2], strict=True)
+        )
+        return await show(first) if first or not steps else frame
+
+    async def show(frame: str) -> str:
         if not page.receive(frame):
             result.resyncs += 1
+            ahead.clear()
             await ws.send(json.dumps({"action": "resync"}))
         return frame
 
@@ -1046,6 +1068,7 @@ async def _human(
         async with _connect(base, f"/ws/en/tables/{player.code}/", player.cookie) as ws:
             seen_wire = 0
             page = Page()  # a new socket starts with a whole board
+            ahead: list[tuple[float, str]] = []  # (when it shows, loop time; the frame)
             first = await receive(60)
             if page.version is None:
                 raise RuntimeError(f"no board on connecting to {player.code}: {first[:300]}")

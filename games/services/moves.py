@@ -317,6 +317,13 @@ def fast_forward(code, user) -> Table:
 FAST_FORWARD_FIELDS = ["hurry", "bot_due_at", "reveal", "turn_due_at", "timer_due_at"]
 
 
+def may_hurry(table: Table, seat: int | None) -> bool:
+    """Whether the person at ``seat`` may show the moves on their way at once (``fast_forward``):
+    nobody else at the table waits for them. Their page is then sent those moves ahead, each
+    to show at its time (``games.views_live``): it holds nothing they could not see now."""
+    return seat is not None and not _others_waiting(table, seat)
+
+
 def _others_waiting(table: Table, index: int) -> bool:
     """Another person (not on auto-play) sits at the table: the bots keep their pace."""
     return any(

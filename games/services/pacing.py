@@ -28,15 +28,22 @@ def _reveal_until(table: Table, now: float) -> float | None:
     return reveal["until"]
 
 
-def as_shown(table: Table) -> Table:
+def as_shown(table: Table, at: float | None = None) -> Table:
     """``table`` as every view shows it now: while bots' replies that were applied together
     are still being shown (``Table.reveal``), a copy at the last of them whose time has come,
     with ``next_shown_at`` (seconds since the epoch) when the next one shows. Anyone reading
-    sees no move before its paced time: the player who moved, the others at the table, a
-    spectator, a reload. Only writers (under the table's lock) see the table as it is."""
-    now = timezone.now().timestamp()
+    sees no move before its paced time: the others at the table, a spectator, a reload. Only
+    writers (under the table's lock) see the table as it is; and the player who moved, at a
+    table where they may show the replies at once (``may_hurry``), is sent them ahead, each
+    drawn as it will show (``at``: that time, seconds since the epoch; a copy even once
+    everything shows)."""
+    now = timezone.now().timestamp() if at is None else at
     if _reveal_until(table, now) is None:
-        return table
+        if at is None or table.reveal is None:
+            return table
+        shown = _copy(table)
+        shown.reveal = None
+        return shown
     steps = table.reveal["steps"]
     k = 0
     while k + 1 < len(steps) and steps[k + 1][0] <= now:

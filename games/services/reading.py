@@ -190,9 +190,10 @@ def look(
     return board(table, user)
 
 
-def board(table: Table, user) -> Board:
-    """The board ``user`` sees of ``table`` (read, or a writer's just after a move), as shown."""
-    table = as_shown(table)
+def board(table: Table, user, at: float | None = None) -> Board:
+    """The board ``user`` sees of ``table`` (read, or a writer's just after a move), as shown
+    now (or at ``at``, seconds since the epoch: ``as_shown``)."""
+    table = as_shown(table, at)
     seat = seat_of(table, user)
     summary = summarize(table, *presence_of(table)) if table.shared else summarize(table)
     if not (table.spectators or seat is not None):

@@ -674,6 +674,64 @@
     });
   }
 
+  // A person's move, at a table where they may show the computer players' replies at once
+  // (fast-forward), is answered, right after its board, with those replies too in a message
+  // of their own (games/frames.py, Frames.ahead): each after a <template data-after="MS">
+  // mark, to show MS milliseconds after the message came.
+  // They wait here in order and each goes, at its time, through the socket's own path (the
+  // ws extension's swap and every listener, as if it had just come). A board that comes
+  // first, or the fast-forward button, shows them all at once; a closed socket drops them
+  // (the board drawn on reconnecting is the table as shown).
+  var AFTER = /<template data-after="(\d+)"><\/template>/;
+  var tableSocket = null;
+  var waiting = [];
+  var waitTimer = null;
+  var passing = false;
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    if (evt.target.matches && evt.target.matches(".table-page[ws-connect]")) tableSocket = evt.detail.event.target;
+  }, true);
+  function deliver(text) {
+    passing = true;
+    try { tableSocket.dispatchEvent(new MessageEvent("message", { data: text })); } finally { passing = false; }
+  }
+  function showDue() {
+    waitTimer = null;
+    while (waiting.length && waiting[0].at <= performance.now()) deliver(waiting.shift().text);
+    if (waiting.length) waitTimer = setTimeout(showDue, Math.max(0, waiting[0].at - performance.now()));
+  }
+  function showAll() {
+    clearTimeout(waitTimer);
+    waitTimer = null;
+    var all = waiting;
+    waiting = [];
+    all.forEach(function (w) { deliver(w.text); });
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var text = evt.detail.message;
+    if (passing || typeof text !== "string" || !tableSocket) return;
+    var split = text.split(AFTER); // [first, ms, step, ms, step, …]
+    if (split.length === 1) {
+      var isBoard = text.lastIndexOf("<template data-patch", 0) === 0 || text.indexOf('id="board"') >= 0;
+      if (waiting.length && isBoard) showAll();
+      return;
+    }
+    evt.preventDefault();
+    evt.stopPropagation();
+    showAll();
+    var now = performance.now();
+    if (split[0]) deliver(split[0]);
+    for (var i = 1; i + 1 < split.length; i += 2) waiting.push({ at: now + Number(split[i]), text: split[i + 1] });
+    showDue();
+  }, true);
+  document.addEventListener("htmx:wsClose", function () {
+    clearTimeout(waitTimer);
+    waitTimer = null;
+    waiting = [];
+  }, true);
+  document.addEventListener("submit", function (evt) {
+    if (evt.target.classList && evt.target.classList.contains("fast-form")) showAll();
+  }, true);
+
   // The version a move is made on is the board's on screen (the forms' version fields are
   // left empty, so that a part of the board that did not change need not be sent again).
   document.addEventListener("htmx:wsConfigSend", function (evt) {

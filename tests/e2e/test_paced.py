@@ -1,6 +1,6 @@
 """One paced table per game in Chromium, against a daphne with the bots' pauses on (the other
-browser tests play without them): the bots' replies to a move, made together with it, reach
-the page one at a time, a pause apart, and the page ends at the player's turn. A reload while
+browser tests play without them): the bots' replies to a move, made together with it and sent
+to the page ahead, show one at a time, a pause apart, and the page ends at the player's turn. A reload while
 they are on their way shows the table as it is shown then, and carries on."""
 
 import re
@@ -111,6 +111,13 @@ def version(page) -> int:
 def test_the_bots_replies_show_one_at_a_time_a_pause_apart(page, paced_url, game):
     start, wait, turn, over = GAMES[game]
     page.add_init_script(RECORDER)
+    # The replies come ahead, in a message after the move's answer, each marked with its
+    # time (games/frames.py, AFTER): the page itself holds them back until then.
+    ahead = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda m: ahead.append(m) if "data-after" in m else None),
+    )
     start(page, paced_url)
     reloaded = False
     for _ in range(16):
@@ -136,5 +143,6 @@ def test_the_bots_replies_show_one_at_a_time_a_pause_apart(page, paced_url, game
         assert versions == list(range(before + 1, before + 1 + len(versions))), seen
         gaps = [b - a for (a, _v), (b, _w) in zip(seen[:-1], seen[1:], strict=True)]
         assert min(gaps) >= LEAST_GAP_MS, seen
+        assert ahead, "the replies were not sent ahead"
         return
     raise AssertionError("no move of the player's drew two replies")
