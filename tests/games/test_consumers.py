@@ -4,7 +4,6 @@ import json
 import os
 import random
 import re
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -16,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from cardsite.asgi import application
-from games import driver, services, views_live
+from games import driver, frames, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
 from tests.games.conftest import until_moves_on_their_way
@@ -541,12 +540,13 @@ async def test_a_move_made_while_a_socket_opens_reaches_it(monkeypatch):
     await second.disconnect()
 
 
-async def test_paced_replies_made_together_reach_the_socket_one_frame_each_at_their_time(
+async def test_paced_replies_made_together_come_right_after_the_answer_each_marked_with_its_time(
     settings,
 ):
-    """Paced, the bots' replies to a move are made in its transaction and reach the player's
-    socket one frame each, a pause apart (the socket draws each as its time comes, with no
-    notice or read of its own), ending at the player's turn with the table as it is."""
+    """Paced, the bots' replies to a move are made in its transaction; at a table where the
+    player may show them at once, they reach the socket right after the move's answer, drawn
+    ahead in one message, each after a mark saying when it shows (a pause apart), ending at
+    the player's turn with the table as it is."""
     settings.GAME_PACING = True
     user = await make_user("paced")
     table = await make_table(user, level="normal")
@@ -558,21 +558,26 @@ async def test_paced_replies_made_together_reach_the_socket_one_frame_each_at_th
             html = await until(comm, my_turn)
             continue
         await comm.send_json_to(frame_for(legal[0], version))
-        seen = []
-        while True:
-            html = await comm.receive_from(timeout=10)
-            seen.append((time.monotonic(), version_of(html)))
-            if my_turn(html) or "summary__panel" in html:
-                break
-        if len(seen) >= 3 and my_turn(html):
+        answer = await comm.receive_from(timeout=10)
+        assert version_of(answer) == version + 1
+        if my_turn(answer) or "summary__panel" in answer:
+            html = answer
+            continue  # no reply on its way
+        first, *marked = frames.AFTER_MARK.split(await comm.receive_from(timeout=10))
+        assert first == ""
+        steps = [
+            (int(ms), version_of(step)) for ms, step in zip(marked[::2], marked[1::2], strict=True)
+        ]
+        html = marked[-1]
+        if len(steps) >= 2 and my_turn(html):
             break
+        html = await until(comm, my_turn)
     else:
         raise AssertionError("no move was answered by two replies")
-    versions = [v for _t, v in seen]
-    assert versions == list(range(version + 1, version + 1 + len(seen)))
-    gaps = [b - a for (a, _v), (b, _w) in zip(seen[:-1], seen[1:], strict=True)]
-    assert min(gaps) >= 0.5  # a pause apart
-    assert (await reload(table)).version == versions[-1]
+    assert [v for _ms, v in steps] == list(range(version + 2, version + 2 + len(steps)))
+    times = [0] + [ms for ms, _v in steps]
+    assert min(b - a for a, b in zip(times[:-1], times[1:], strict=True)) >= 500  # a pause apart
+    assert (await reload(table)).version == steps[-1][1]
     await comm.disconnect()
 
 
