@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -19,6 +20,7 @@ from games import driver, frames, services, views_live
 from games.engine import get_game
 from games.models import ActionLog, Table
 from tests.games.conftest import until_moves_on_their_way
+from tests.games.test_shared_tables import two_people
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -578,6 +580,56 @@ async def test_paced_replies_made_together_come_right_after_the_answer_each_mark
     times = [0] + [ms for ms, _v in steps]
     assert min(b - a for a, b in zip(times[:-1], times[1:], strict=True)) >= 500  # a pause apart
     assert (await reload(table)).version == steps[-1][1]
+    await comm.disconnect()
+
+
+@sync_to_async
+def _shown_and_raw(table):
+    return services.get_table(table.code), Table.objects.get(pk=table.pk)
+
+
+async def test_where_another_person_waits_the_replies_reach_the_movers_socket_each_at_its_time(
+    settings,
+):
+    """At a table of two people the bots' replies to mia's move are not sent to her ahead
+    (ren waits for them: nobody may show them at once, ``services.may_hurry``, tested with
+    ``views_live`` in test_ahead.py): each reaches her socket as a frame of its own, a pause
+    apart, with no mark of a time."""
+    settings.GAME_PACING = True
+    table, ren, mia = await sync_to_async(two_people)()
+    comm = await connect(mia, table)
+    html = await comm.receive_from(timeout=10)
+    rng = random.Random(4)
+    seen = []
+    for _ in range(60):
+        shown, raw = await _shown_and_raw(table)
+        state = GAME.from_json(shown.state)
+        assert not GAME.hand_over(state)
+        seat = GAME.to_move(state)[0]
+        if version_of(html) != raw.version or seat not in (0, 1):
+            message = await comm.receive_from(timeout=10)  # bots' moves shown at their times
+            html = message if version_of(message) is not None else html
+            continue
+        action = rng.choice(GAME.legal_actions(state, seat))
+        if seat == 0:
+            await sync_to_async(services.submit_action)(table.code, ren, action, shown.version)
+            continue
+        await comm.send_json_to(frame_for(action, shown.version))
+        seen = []
+        while version_of(html) != (await reload(table)).version:
+            message = await comm.receive_from(timeout=10)
+            assert "data-after" not in message
+            if version_of(message) is not None:  # a board (not the people's row alone)
+                html = message
+                if not seen or seen[-1][1] != version_of(html):  # not drawn again (presence)
+                    seen.append((time.monotonic(), version_of(html)))
+        if len(seen) >= 3:
+            break
+    else:
+        raise AssertionError("no move of mia's was answered by two replies")
+    assert [v for _t, v in seen] == list(range(seen[0][1], seen[0][1] + len(seen)))
+    gaps = [b - a for (a, _v), (b, _w) in zip(seen[:-1], seen[1:], strict=True)]
+    assert len(seen) >= 3 and min(gaps) >= 0.5  # a pause apart
     await comm.disconnect()
 
 
