@@ -576,7 +576,7 @@ def _move(code, user, data: dict, done: _Outcome, opened, seen) -> Frame:
     return frame
 
 
-AHEAD = 16  # moves on their way sent with a move's answer, at most (a batch has a dozen)
+AHEAD = 16  # replies sent ahead at most (a move brings a few: until the person moves again)
 
 
 def _ahead(table, user, language: str, frame: Frame, opened) -> tuple[tuple[float, Frame], ...]:
