@@ -301,7 +301,7 @@ def fast_forward(code, user) -> Table:
         showing = _reveal_until(table, timezone.now().timestamp()) is not None
         if table.bot_due_at is None and not showing:
             return table
-        if _others_waiting(table, seat):
+        if not may_hurry(table, seat):
             raise Refused("others_waiting")
         table.reveal = None  # the moves on their way show at once
         if table.bot_due_at is not None:
