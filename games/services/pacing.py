@@ -35,15 +35,10 @@ def as_shown(table: Table, at: float | None = None) -> Table:
     sees no move before its paced time: the others at the table, a spectator, a reload. Only
     writers (under the table's lock) see the table as it is; and the player who moved, at a
     table where they may show the replies at once (``may_hurry``), is sent them ahead, each
-    drawn as it will show (``at``: that time, seconds since the epoch; a copy even once
-    everything shows)."""
+    drawn as it will show (``at``: that time, seconds since the epoch)."""
     now = timezone.now().timestamp() if at is None else at
     if _reveal_until(table, now) is None:
-        if at is None or table.reveal is None:
-            return table
-        shown = _copy(table)
-        shown.reveal = None
-        return shown
+        return table
     steps = table.reveal["steps"]
     k = 0
     while k + 1 < len(steps) and steps[k + 1][0] <= now:
