@@ -95,10 +95,22 @@ def pytest_configure(config):
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = own
 
 
+# The browser tests that take longest (whole hands of two people, each in two browsers),
+# started first among the browser tests: the two processes then end at about the same time,
+# instead of one playing a long journey alone at the end (the longest first).
+LONGEST_FIRST = ("test_journeys.py", "test_daily.py", "test_play_together.py")
+
+
 def pytest_collection_modifyitems(items):
     # Once the session-scoped Playwright browser runs, pytest-asyncio tests in the same
     # process fail ("Runner.run() cannot be called from a running event loop"): run browsers last.
-    items.sort(key=lambda item: "e2e" in item.keywords)
+    def order(item):
+        if "e2e" not in item.keywords:
+            return (0, 0)
+        name = item.path.name
+        return (1, LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST))
+
+    items.sort(key=order)
 
 
 def pytest_terminal_summary(terminalreporter):
