@@ -67,11 +67,20 @@
     form.requestSubmit();
   }
 
-  // A form for the socket never loads a page: one sent before htmx has taken it (the page's
-  // first moments) would load the table again with its fields in the address. It is dropped;
-  // the socket's first board makes the page take input again.
+  // A form for the socket never loads a page: one sent before htmx has taken it would load
+  // the table again with its fields in the address. In the page's first moments (no socket
+  // yet) it is dropped: the socket's first board makes the page take input again. A form of a
+  // board the socket swapped in a moment ago, sent before htmx took it in hand (a busy
+  // machine's few milliseconds: the click was lost, seen in CI), is taken in hand now and
+  // sent, once. (htmx's own handler, where it has one, has cancelled the submit already.)
   document.addEventListener("submit", function (evt) {
-    if (evt.target.hasAttribute("ws-send")) evt.preventDefault();
+    var form = evt.target;
+    if (!form.hasAttribute("ws-send") || evt.defaultPrevented) return;
+    evt.preventDefault();
+    if (!socketUp || form.__sentAgain || !window.htmx) return;
+    form.__sentAgain = true;
+    window.htmx.process(form);
+    setTimeout(function () { if (form.isConnected) form.requestSubmit(); }, 0);
   });
 
   function call(name) {

@@ -258,3 +258,28 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
     expect(page.locator("#board")).not_to_have_attribute("data-version", version)
     expect(page.locator(f".hand__card[data-card='{third}']")).to_have_count(0)
     expect(page.locator(f".hand__card[data-card='{second}']")).to_have_count(1)
+
+
+def test_a_click_on_a_form_swapped_in_a_moment_ago_is_not_lost(page, site_url, site_shell):
+    """A board the socket has just swapped in whose exposure form htmx has not yet taken in
+    hand (a busy machine's few milliseconds; the clone below has none of htmx's handlers):
+    "Expose nothing" clicked then is still sent, once, and the exposure is made."""
+    from tests.e2e.test_gandengyan import code_of
+    from tests.e2e.test_phone_landscape import gongzhu_exposure_scene, start
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, site_url, site_shell, "gongzhu")
+    site_shell(gongzhu_exposure_scene(code_of(page)))
+    page.reload()
+    page.wait_for_selector("#board[data-synced] #exposure-form")
+    version = page.locator("#board").get_attribute("data-version")
+    page.evaluate(
+        "() => { const f = document.getElementById('exposure-form');"
+        " f.replaceWith(f.cloneNode(true)); }"
+    )
+    page.get_by_test_id("expose-none").click()
+    expect(page.locator("#exposure-form")).to_have_count(0)
+    expect(page.locator("#board")).not_to_have_attribute("data-version", version)
+    expect(page.locator(".me__exposed")).to_have_count(0)
+    # Sent once: no refusal (a second sending would be refused as stale).
+    expect(page.locator("#toast .toast__msg").filter(has_text=re.compile(r"\S"))).to_have_count(0)

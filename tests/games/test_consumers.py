@@ -631,7 +631,10 @@ async def test_where_another_person_waits_the_replies_reach_the_movers_socket_ea
             assert "data-after" not in message
             if version_of(message) is not None:  # a board (not the people's row alone)
                 html = message
-                if not seen or seen[-1][1] != version_of(html):  # not drawn again (presence)
+                # Her move's answer and what follows it; not a board of before drawn again
+                # (presence, or a notice of ren's move that reached her after she sent hers).
+                new = version_of(html) > shown.version
+                if new and (not seen or seen[-1][1] != version_of(html)):
                     seen.append((time.monotonic(), version_of(html)))
         if len(seen) >= 3:
             break
