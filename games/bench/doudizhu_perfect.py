@@ -14,10 +14,24 @@ class DouDizhuPerfect:
 
     sees_all = True
 
-    def __init__(self, candidates: int = 4, endgame: int | None = None):
-        # ``endgame``: as Hard's option (its default unless given)
+    def __init__(
+        self,
+        candidates: int = 4,
+        endgame: int | None = None,
+        value: float = 0.0,
+        value_head: int = 0,
+    ):
+        # ``endgame``: as Hard's option (its default unless given); ``value``: the learned
+        # value's weight beside Normal's playout, as Hard's option
         options = {} if endgame is None else {"endgame": endgame}
-        self.search = doudizhu.HardBot(samples=1, candidates=candidates, smart=True, **options)
+        self.search = doudizhu.HardBot(
+            samples=1,
+            candidates=candidates,
+            smart=True,
+            value=value,
+            value_head=value_head,
+            **options,
+        )
         self.policy = doudizhu.NormalBot()
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
@@ -40,6 +54,13 @@ class DouDizhuPerfect:
             doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame)
             for m in moves
         ]
+        model, weight = self.search.model, self.search.value
+        if model is not None:
+            values = [
+                (1 - weight) * v
+                + weight * doudizhu.learned_value(view, hands, m, model, self.search.value_head)
+                for v, m in zip(values, moves, strict=True)
+            ]
         return best([doudizhu._to_action(view, m) for m in moves], values)
 
     def bid_value(self, game, state, seat: int, action: dict, seed: int) -> float:

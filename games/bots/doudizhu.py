@@ -398,6 +398,10 @@ ENDGAME, ENDGAME_NODES = 16, 2000
 # took 81.5 % -> 83.0 %, +1.5 [-2.7, +5.7] on the same games, at twice the time, and eight with
 # 12 samples 82.2 %: not kept as the level's default (notes of session 29).
 ROLLOUTS = 0
+# The learned value's weight beside Normal's playout on each sampled deal (``HardBot.value``,
+# ``doudizhu_value``): a play's value on a deal is (1 - VALUE) x Normal's playout + VALUE x
+# the points the model expects for the position after it.
+VALUE = 0.0
 
 
 class HardBot:
@@ -417,6 +421,8 @@ class HardBot:
         endgame: int = ENDGAME,
         endgame_nodes: int = ENDGAME_NODES,
         rollouts: int = ROLLOUTS,
+        value: float = VALUE,
+        value_head: int = 0,
     ):
         # ``budget`` (botmatch --budget) overrides the number of samples
         self.samples = budget if budget is not None else samples
@@ -444,6 +450,15 @@ class HardBot:
         # draws at random (``fast_move``): a play's value on a deal is the mean of Normal's
         # playout and theirs (0: Normal's alone).
         self.rollouts = int(rollouts)
+        # The learned value's weight beside Normal's playout (``doudizhu_value``; 0: none).
+        self.value = float(value)
+        # Which of the model's outputs: 0 the cheap policy's playouts, 1 Normal's.
+        self.value_head = int(value_head)
+        self.model = None
+        if self.value:  # numpy only where the value is asked for
+            from games.bots import doudizhu_value
+
+            self.model = doudizhu_value.shipped()
 
     def act(
         self, observation: DouDizhuObservation, legal_actions: list[dict], rng: random.Random
@@ -496,6 +511,9 @@ class HardBot:
                         playout(view, hands, move, random.Random(s), False, endgame) for s in seeds
                     )
                     value = (value + cheap / rollouts) / 2
+                if self.model is not None:
+                    learned = learned_value(view, hands, move, self.model, self.value_head)
+                    value = (1 - self.value) * value + self.value * learned
                 totals[i] += value
         return totals
 
@@ -673,6 +691,31 @@ def playout(view: View, hands, first_move, rng: random.Random, smart=False, endg
         smart,
         endgame,
     )
+
+
+def learned_value(view: View, hands, move, model, head: int = 0) -> float:
+    """The points the learned value expects for our side after we play ``move`` (None: pass)
+    on these hands: exact where the play goes out."""
+    table = None if view.table_key is None else (view.table_seat, view.table_key)
+    passes = view.obs["passes"]
+    bombs = view.obs["multiplier"]["bombs"]
+    seat, landlord = view.seat, view.landlord
+    if move is None:
+        passes += 1
+        if passes == 2:
+            table = None
+    else:
+        hands = [list(h) for h in hands]
+        for r in move[3]:
+            hands[seat][r] -= 1
+        if move[0] in ("bomb", "rocket"):
+            bombs += 1
+        table = (seat, move_key(move))
+        if not any(hands[seat]):
+            return _points(True, seat, landlord, bombs)
+    p = model.landlord_wins(hands, (seat + 1) % 3, landlord, table, head)
+    ours = p if seat == landlord else 1.0 - p
+    return (2.0 * ours - 1.0) * _points(True, seat, landlord, bombs)
 
 
 def bid_values(
