@@ -372,6 +372,7 @@ def _play(game: str, viewers: list, seed: int, drop: float, clock, steps: int = 
     return patches, sum(p.resyncs for _u, _s, p, *_rest in pages)
 
 
+@pytest.mark.once  # drawing, whatever the database and channel layer
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_pages_applying_patches_end_exactly_where_a_fresh_render_is(game, settings, clock):
