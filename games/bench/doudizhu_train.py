@@ -24,8 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from games.bots import doudizhu as bots
-from games.bots.doudizhu_value import FEATURES, Value, encode
+from games.bots.doudizhu_value import FEATURES, WEIGHTS, Value, encode
 from games.engine.doudizhu.combos import BJ, KINDS, NRANKS, move_key
+
+__all__ = ["WEIGHTS", "load", "make_data", "train"]
 
 GAMES_PER_CHUNK = 200
 KEEP = 0.3  # the share of the positions on the way kept

@@ -8,21 +8,34 @@ with) only at the end.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-# The games with a learned evaluation: the module that trains it, and the weights' file.
-TRAINERS = {"doudizhu": ("games.bench.doudizhu_train", "games.bots.doudizhu_value")}
+from games.registry import table_games
+
+
+def trainers() -> dict[str, str]:
+    """The games with a learned evaluation, by name: those whose plug-in has a trainer, the
+    module ``games.bench.<game>_train`` (its ``make_data``, ``load``, ``train`` and the
+    ``WEIGHTS`` the bots read)."""
+    found = {}
+    for g in table_games():
+        module = f"games.bench.{g.name}_train"
+        if importlib.util.find_spec(module) is not None:
+            found[g.name] = module
+    return found
 
 
 class Command(BaseCommand):
     help = "Make the data for a game's learned evaluation (in resumable chunks) and train it."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", choices=sorted(TRAINERS))
+        parser.add_argument("game", choices=sorted(trainers()))
         parser.add_argument("--chunks", type=int, default=300, help="chunks of 200 games")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--jobs", type=int, default=1, help="worker processes for the data")
@@ -33,11 +46,7 @@ class Command(BaseCommand):
         parser.add_argument("--data-only", action="store_true")
 
     def handle(self, *args, **opts):
-        import importlib
-
-        trainer_name, value_name = TRAINERS[opts["game"]]
-        trainer = importlib.import_module(trainer_name)
-        value = importlib.import_module(value_name)
+        trainer = importlib.import_module(trainers()[opts["game"]])
         if opts["chunks"] < 1:
             raise CommandError("--chunks is at least 1")
         work = Path(opts["work"]) / opts["game"]
@@ -71,7 +80,7 @@ class Command(BaseCommand):
             epochs=opts["epochs"],
             progress=report,
         )
-        out = Path(opts["out"]) if opts["out"] else value.WEIGHTS
+        out = Path(opts["out"]) if opts["out"] else trainer.WEIGHTS
         data = model.to_json()
         data["trained"] = {
             "command": (
