@@ -122,6 +122,7 @@ def test_the_gan_deng_yan_client_passes_when_following_and_leads_a_single():
 
 
 @pytest.mark.slow
+@pytest.mark.once  # the benchmark's own workings; on PostgreSQL + Redis its plain run says it works there
 def test_the_together_regime_plays_two_people_per_table(tmp_path):
     with fresh_database(tmp_path) as env:
         out = loadbench(
@@ -325,6 +326,7 @@ def test_the_flood_ratio_is_printed_per_run_and_over_the_runs():
 
 
 @pytest.mark.slow
+@pytest.mark.once  # the benchmark's own workings; on PostgreSQL + Redis its plain run says it works there
 def test_a_flood_of_refused_moves_is_measured_beside_the_tables_alone(tmp_path):
     with fresh_database(tmp_path) as env:
         out = loadbench(

@@ -448,7 +448,17 @@ def test_a_guest_accepts_an_invitation_signs_up_and_finds_the_match(person, site
     expect(a.locator(".seat[data-seat='1'] .seat__name")).to_have_text(name)
 
 
-@pytest.mark.parametrize("back", ["button", "touch", "reload"])
+# How the seat is taken back is the page's (a button, a tap on a card, a reload); the
+# timer, the auto-play and the seat given back are the same each time: the page's other
+# ways on the first pass only (CI's time).
+@pytest.mark.parametrize(
+    "back",
+    [
+        "button",
+        pytest.param("touch", marks=pytest.mark.once),
+        pytest.param("reload", marks=pytest.mark.once),
+    ],
+)
 def test_a_turn_times_out_and_the_player_takes_the_seat_back(person, site_url, site_shell, back):
     """Back from auto-play with the badge's button, by touching the page anywhere, or by
     opening it again: whichever, the seat is theirs again."""

@@ -400,6 +400,7 @@ def test_a_longer_run_of_patches_ends_exactly_where_a_fresh_render_is(game, sett
     assert patches > 40 and resyncs == 0
 
 
+@pytest.mark.once  # drawing, whatever the database and channel layer
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_a_page_that_missed_frames_asks_for_the_whole_board_and_is_right_again(
