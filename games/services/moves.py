@@ -23,13 +23,13 @@ from games import lessons, metrics, ratings
 from games.bots.task import BotTask
 from games.bots.task import choose as choose_bot_action
 from games.engine import IllegalAction
-from games.models import ActionLog, Hand, LessonProgress, Seat, Table
+from games.models import Hand, LessonProgress, Seat, Table
 from games.registry import table_game
 from games.services import tally
 from games.services.pacing import _paced, _reveal_until, _schedule_bots, as_shown
 from games.services.presence import _expire_deadlines, _take_back_seat
 from games.services.reading import load_state
-from games.services.store import Refused, _read_seats, _save_row, keep_state
+from games.services.store import LogLine, Refused, _read_seats, _save_row, keep_state
 from games.services.unit import Unit, _check_version, _locked, _locked_seat
 
 LEVELS = ("easy", "normal", "hard")
@@ -169,14 +169,7 @@ def _log_and_apply(
     table.version += 1
     # Written with the table's row, once per transaction (``_save_moves``).
     unit.log.append(
-        ActionLog(
-            table=table,
-            hand_id=table.current_hand_id,
-            seq=table.version,
-            seat=seat,
-            action=action,
-            by_computer=by_computer,
-        )
+        LogLine(table.pk, table.current_hand_id, table.version, seat, action, by_computer)
     )
     # Counted once it is committed (a refused or rolled-back move never is).
     transaction.on_commit(partial(metrics.applied, table.game))

@@ -14,11 +14,13 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection
 from django.db.models import Prefetch
 from django.db.models.sql import InsertQuery
+from django.utils import timezone
 
 from games.models import ActionLog, Seat, Table
 
@@ -256,18 +258,41 @@ def _kept(code) -> Table | None:
         return _COMMITTED.get(str(code))
 
 
-def _insert_log(unsaved: list[ActionLog]) -> None:
-    """Insert a transaction's log lines (``Unit.save_log``), ``LOG_LINES_PER_INSERT`` a statement."""
+class LogLine(NamedTuple):
+    """A move's log line (an ``ActionLog`` row) waiting for its transaction's insert: its
+    columns, without a model around them (one per move made, bots' replies included)."""
+
+    table_id: int
+    hand_id: int | None
+    seq: int
+    seat: int
+    action: dict
+    by_computer: bool
+
+
+def _insert_log(unsaved: list[LogLine]) -> None:
+    """Insert a transaction's log lines (``Unit.save_log``), ``LOG_LINES_PER_INSERT`` a statement.
+
+    Each column as Django's insert prepares it (``get_db_prep_save``), the lines' time once for
+    them all (``created_at``: when the transaction wrote its moves): a model per line and its
+    fields' ``pre_save`` cost a tenth of a human action's transaction."""
     if unsaved:
-        fields = _log_fields()
+        table, hand, seq, seat, action, by_computer, created_at = _log_fields()
+        now = created_at.get_db_prep_save(timezone.now(), connection)
         with connection.cursor() as cursor:
             for start in range(0, len(unsaved), LOG_LINES_PER_INSERT):
                 lines = unsaved[start : start + LOG_LINES_PER_INSERT]
-                values = [
-                    f.get_db_prep_save(f.pre_save(line, True), connection)
-                    for line in lines
-                    for f in fields
-                ]
+                values = []
+                for line in lines:
+                    values += (
+                        table.get_db_prep_save(line.table_id, connection),
+                        hand.get_db_prep_save(line.hand_id, connection),
+                        line.seq,
+                        line.seat,
+                        action.get_db_prep_save(line.action, connection),
+                        by_computer.get_db_prep_save(line.by_computer, connection),
+                        now,
+                    )
                 cursor.execute(_log_insert(len(lines)), values)
 
 
@@ -275,9 +300,15 @@ def _insert_log(unsaved: list[ActionLog]) -> None:
 LOG_LINES_PER_INSERT = 100
 
 
+LOG_COLUMNS = ("table", "hand", "seq", "seat", "action", "by_computer", "created_at")
+
+
 @functools.cache
 def _log_fields() -> tuple:
-    return tuple(f for f in ActionLog._meta.concrete_fields if not f.primary_key)
+    fields = tuple(f for f in ActionLog._meta.concrete_fields if not f.primary_key)
+    if tuple(f.name for f in fields) != LOG_COLUMNS:  # _insert_log writes them in this order
+        raise DatabaseError(f"ActionLog's columns changed: {[f.name for f in fields]}")
+    return fields
 
 
 @functools.cache

@@ -15,10 +15,17 @@ from functools import partial
 from django.db import transaction
 
 from games import realtime, signals
-from games.models import ActionLog, Table
+from games.models import Table
 from games.services.pacing import as_shown
 from games.services.reading import seat_of
-from games.services.store import Refused, _by_code, _insert_log, _remember_committed, parse_code
+from games.services.store import (
+    LogLine,
+    Refused,
+    _by_code,
+    _insert_log,
+    _remember_committed,
+    parse_code,
+)
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +44,7 @@ class Unit:
     locked), with the version it has when the transaction commits.
     """
 
-    log: list[ActionLog] = field(default_factory=list)
+    log: list[LogLine] = field(default_factory=list)
     notified: list[Table] = field(default_factory=list)
     # The last public view worked out for the bots' pause, with the state it is of: the next
     # move of the transaction starts from that state, so its pause reads it again instead of
