@@ -343,21 +343,27 @@ def hint_for(table: Table, seat: int, n: int = 0) -> dict | None:
     return order[n % len(order)]
 
 
-def _bot_task(table: Table, state) -> BotTask | None:
-    """The move a bot owes at this table now, with all it may see, or None."""
+def _bot_task(table: Table, state, unit: Unit | None = None) -> BotTask | None:
+    """The move a bot owes at this table now, with all it may see, or None. ``unit``: the
+    command's, whose pause may have worked out this bot's observation already."""
     game = table_game(table.game).engine
     bots = {s.index: s.level_to_play for s in table.seats.all() if s.plays_itself}
     movers = [] if game.hand_over(state) else [m for m in game.to_move(state) if m in bots]
     if not movers:
         return None
     seat = movers[0]
+    kept = unit.public if unit is not None else None
+    if kept is not None and kept[0] is state and kept[2] == seat:
+        observation = kept[1]
+    else:
+        observation = game.observation(state, seat)
     return BotTask(
         code=str(table.code),
         game=table.game,
         seat=seat,
         level=bots[seat],
         version=table.version,
-        observation=game.observation(state, seat),
+        observation=observation,
         legal=game.legal_actions(state, seat),
         rng_seed=f"{table.seed}:{table.version}:{seat}",
         scripted=_scripted(table, seat),
@@ -468,7 +474,7 @@ def _play_quick_bots(unit: Unit, table: Table, state, together: bool = True) -> 
         due = table.bot_due_at
         if due is None or (not paced and due > timezone.now()):
             break
-        task = _bot_task(table, state)
+        task = _bot_task(table, state, unit)
         if task is None or task.level not in QUICK_LEVELS:
             break
         if paced and not set(game.to_move(state)) <= bots:

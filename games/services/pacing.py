@@ -54,15 +54,20 @@ def _paced(table: Table) -> bool:
     return bool(settings.GAME_PACING) and not table.hurry
 
 
-def _bot_delay(table: Table, before_public: dict | None, state, unit=None) -> float:
+def _bot_delay(
+    table: Table, before_public: dict | None, state, unit=None, seat: int | None = None
+) -> float:
     """The pause before the next bot's move after the one that led to ``state``. ``unit``:
-    the command's ``Unit``, which keeps the view worked out here for the next move."""
+    the command's ``Unit``, which keeps the view worked out here for the next move; ``seat``:
+    the bot to move next, whose observation serves as the view (the pause reads only what
+    everyone sees in it), kept for its task (``moves._bot_task``), which needs it anyway."""
     if not _paced(table):
         return 0.0
     gspec = table_game(table.game)
-    after = gspec.engine.public_view(state)
+    game = gspec.engine
+    after = game.public_view(state) if seat is None else game.observation(state, seat)
     if unit is not None:
-        unit.public = (state, after)
+        unit.public = (state, after, seat)
     return gspec.pause_after(before_public, after)
 
 
@@ -88,8 +93,12 @@ def _schedule_bots(
     bots = {s.index for s in table.seats.all() if s.plays_itself}
     shown_at = _shown_at(table) if shown_at is None else shown_at
     _set_turn_timer(table, [m for m in movers if m not in bots], shown_at)
-    if any(m in bots for m in movers):
-        delay = _bot_delay(table, before_public, state, unit)
+    moving = [m for m in movers if m in bots]
+    if moving:
+        # The bot that moves next (``moves._bot_task`` takes the first): its observation is
+        # kept where a command's unit goes on to make its move.
+        seat = moving[0] if unit is not None else None
+        delay = _bot_delay(table, before_public, state, unit, seat)
         table.bot_due_at = shown_at + timedelta(seconds=delay)
     else:
         table.bot_due_at = None

@@ -46,9 +46,11 @@ class Unit:
 
     log: list[LogLine] = field(default_factory=list)
     notified: list[Table] = field(default_factory=list)
-    # The last public view worked out for the bots' pause, with the state it is of: the next
-    # move of the transaction starts from that state, so its pause reads it again instead of
-    # working it out twice (moves._apply_move, pacing._bot_delay).
+    # The last view worked out for the bots' pause, with the state it is of and the seat whose
+    # observation it is (None: the public view): the next move of the transaction starts from
+    # that state, so its pause reads it again instead of working it out twice, and the bot
+    # that makes it sees that observation (moves._apply_move, moves._bot_task,
+    # pacing._bot_delay).
     public: tuple | None = None
 
     def save_log(self) -> None:

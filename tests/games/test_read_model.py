@@ -140,3 +140,29 @@ def test_a_tables_state_is_decoded_once_for_the_boards_that_follow(
     # The board a notice of that version draws (from this process's copy, as committed).
     views_live.snapshot(table.code, user, "en", committed=moved.version)
     assert decoded == []
+
+
+@pytest.mark.parametrize("game", [g.name for g in table_games() if g.playable])
+def test_the_pause_read_from_the_next_movers_observation_is_the_public_views(game):
+    """A transaction's bot replies time their pauses from the observation of the bot to move
+    next (``pacing._bot_delay``; its task takes the same one, ``moves._bot_task``): the same
+    pause as the public views give, over random playouts of every game."""
+    import random
+
+    gspec = table_game(game)
+    engine = gspec.engine
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = engine.new_match(seed=seed, seats=gspec.info.default_seats)
+        before_public = before_seen = None
+        for _ in range(400):
+            if engine.hand_over(state):
+                break
+            mover = engine.to_move(state)[0]
+            public, seen = engine.public_view(state), engine.observation(state, mover)
+            assert gspec.pause_after(before_seen, seen) == gspec.pause_after(before_public, public)
+            compared += 1
+            before_public, before_seen = public, seen
+            state = engine.apply(state, mover, rng.choice(engine.legal_actions(state, mover)))
+    assert compared > 20
