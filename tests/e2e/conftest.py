@@ -144,10 +144,13 @@ def site_shell(site):
             [sys.executable, "manage.py", "shell", "-c", code],
             cwd=ROOT,
             env=site[1],
-            check=True,
             capture_output=True,
             text=True,
         )
+        if result.returncode:  # says why (a bare CalledProcessError said only the command)
+            pytest.fail(
+                f"the scene's script failed ({result.returncode}):\n{result.stderr[-4000:]}"
+            )
         return result.stdout
 
     return run
