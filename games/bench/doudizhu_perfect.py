@@ -54,13 +54,7 @@ class DouDizhuPerfect:
             doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame)
             for m in moves
         ]
-        model, weight = self.search.model, self.search.value
-        if model is not None:
-            values = [
-                (1 - weight) * v
-                + weight * doudizhu.learned_value(view, hands, m, model, self.search.value_head)
-                for v, m in zip(values, moves, strict=True)
-            ]
+        values = [self.search.weigh(view, hands, m, v) for v, m in zip(values, moves, strict=True)]
         return best([doudizhu._to_action(view, m) for m in moves], values)
 
     def bid_value(self, game, state, seat: int, action: dict, seed: int) -> float:

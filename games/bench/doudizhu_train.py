@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from games.bots import doudizhu as bots
-from games.bots.doudizhu_value import FEATURES, WEIGHTS, Value, encode
-from games.engine.doudizhu.combos import BJ, KINDS, NRANKS, move_key
+from games.bots.doudizhu_value import FEATURES, KIND_INDEX, WEIGHTS, Value, encode
+from games.engine.doudizhu.combos import BJ, KINDS, NRANKS
 
 __all__ = ["WEIGHTS", "load", "make_data", "train"]
 
@@ -52,8 +52,6 @@ def _deal(rng: random.Random):
 def _landlord_wins(hands, turn, landlord, table, passes, bombs, rng, smart) -> int:
     """1 if the landlord wins when ``turn`` moves now and the hand is played out by a policy."""
     first = bots._policy(hands, turn, landlord, table, rng, smart)
-    if first is None and table is None:
-        return 0  # cannot happen: a lead is never None
     points = bots._play_on(hands, landlord, landlord, turn, first, table, passes, bombs, rng, smart)
     return 1 if points > 0 else 0
 
@@ -77,19 +75,9 @@ def play_games(seed: int, chunk: int, games: int = GAMES_PER_CHUNK):
                 game_of.append(chunk * games + g)
             smart = rng.random() >= CHEAP_SHARE
             move = bots._policy(hands, turn, landlord, table, rng, smart)
-            if move is None:
-                passes += 1
-                if passes == 2:
-                    table, passes = None, 0
-            else:
-                hands = [list(h) for h in hands]
-                for r in move[3]:
-                    hands[turn][r] -= 1
-                if move[0] in ("bomb", "rocket"):
-                    bombs += 1
-                table, passes = (turn, move_key(move)), 0
-                if not any(hands[turn]):
-                    break
+            table, passes, bombs = bots._step(hands, turn, move, table, passes, bombs)
+            if move is not None and not any(hands[turn]):
+                break
             turn = (turn + 1) % 3
     return rows, labels, game_of
 
@@ -99,7 +87,6 @@ def play_games(seed: int, chunk: int, games: int = GAMES_PER_CHUNK):
 # rank counts, whose turn, the landlord, the play to beat's owner (-1: none), kind, lowest
 # rank, length and number of cards.
 ROW = 3 * NRANKS + 7
-_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def _row(hands, turn, landlord, table) -> list[int]:
@@ -107,7 +94,7 @@ def _row(hands, turn, landlord, table) -> list[int]:
         rest = [-1, 0, 0, 0, 0]
     else:
         owner, (kind, low, length, size) = table
-        rest = [owner, _KIND_INDEX[kind], low, length, size]
+        rest = [owner, KIND_INDEX[kind], low, length, size]
     return [*hands[0], *hands[1], *hands[2], turn, landlord, *rest]
 
 

@@ -511,11 +511,16 @@ class HardBot:
                         playout(view, hands, move, random.Random(s), False, endgame) for s in seeds
                     )
                     value = (value + cheap / rollouts) / 2
-                if self.model is not None:
-                    learned = learned_value(view, hands, move, self.model, self.value_head)
-                    value = (1 - self.value) * value + self.value * learned
-                totals[i] += value
+                totals[i] += self.weigh(view, hands, move, value)
         return totals
+
+    def weigh(self, view: View, hands, move, played: float) -> float:
+        """A play's value on a deal: its playout's points ``played``, beside the learned
+        value's expectation where the ``value`` option asks for it."""
+        if self.model is None:
+            return played
+        learned = learned_value(view, hands, move, self.model, self.value_head)
+        return (1 - self.value) * played + self.value * learned
 
     def endgame_solver(self) -> Endgame | None:
         """A solver for one decision's playouts, or None without ``endgame``."""
@@ -700,19 +705,11 @@ def learned_value(view: View, hands, move, model, head: int = 0) -> float:
     passes = view.obs["passes"]
     bombs = view.obs["multiplier"]["bombs"]
     seat, landlord = view.seat, view.landlord
-    if move is None:
-        passes += 1
-        if passes == 2:
-            table = None
-    else:
+    if move is not None:
         hands = [list(h) for h in hands]
-        for r in move[3]:
-            hands[seat][r] -= 1
-        if move[0] in ("bomb", "rocket"):
-            bombs += 1
-        table = (seat, move_key(move))
-        if not any(hands[seat]):
-            return _points(True, seat, landlord, bombs)
+    table, _passes, bombs = _step(hands, seat, move, table, passes, bombs)
+    if move is not None and not any(hands[seat]):
+        return _points(True, seat, landlord, bombs)
     p = model.landlord_wins(hands, (seat + 1) % 3, landlord, table, head)
     ours = p if seat == landlord else 1.0 - p
     return (2.0 * ours - 1.0) * _points(True, seat, landlord, bombs)
@@ -796,18 +793,9 @@ def _play_on(
     if move is None and table is None:
         move = _policy(hands, turn, landlord, None, rng, smart)
     for _ in range(200):
-        if move is None:
-            passes += 1
-            if passes == 2:
-                table, passes = None, 0
-        else:
-            for r in move[3]:
-                hands[turn][r] -= 1
-            if move[0] in ("bomb", "rocket"):
-                bombs += 1
-            table, passes = (turn, move_key(move)), 0
-            if not any(hands[turn]):
-                return _points((turn == landlord) == (seat == landlord), seat, landlord, bombs)
+        table, passes, bombs = _step(hands, turn, move, table, passes, bombs)
+        if move is not None and not any(hands[turn]):
+            return _points((turn == landlord) == (seat == landlord), seat, landlord, bombs)
         turn = (turn + 1) % 3
         if endgame is not None:
             landlord_wins = endgame.landlord_wins(hands, turn, landlord, table)
@@ -815,6 +803,18 @@ def _play_on(
                 return _points(landlord_wins == (seat == landlord), seat, landlord, bombs)
         move = _policy(hands, turn, landlord, table, rng, smart)
     return 0.0
+
+
+def _step(hands, turn: int, move, table, passes: int, bombs: int) -> tuple:
+    """``turn`` plays ``move`` (None: passes) on ``hands``, changed in place: the play to beat,
+    the passes in a row and the bombs after it (two passes in a row clear the play to beat)."""
+    if move is None:
+        return (None, 0, bombs) if passes + 1 == 2 else (table, passes + 1, bombs)
+    for r in move[3]:
+        hands[turn][r] -= 1
+    if move[0] in ("bomb", "rocket"):
+        bombs += 1
+    return (turn, move_key(move)), 0, bombs
 
 
 def _points(won: bool, seat: int, landlord: int, bombs: int) -> int:

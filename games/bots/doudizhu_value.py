@@ -45,7 +45,7 @@ _PLAYS = _SIZE + MAX_CARDS  # role x plays 1..15
 _CONTROLS = _PLAYS + ROLES * MAX_PLAYS  # role x controls 0..4
 _SPARE = _CONTROLS + ROLES * 5  # role x plays less controls, -4..11
 FEATURES = _SPARE + ROLES * 16
-_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 # The outputs: the cheap policy's playouts, Normal's.
 CHEAP, NORMAL = 0, 1
@@ -77,7 +77,7 @@ def encode(hands, turn: int, landlord: int, table) -> list[int]:
     else:
         owner, (kind, low, _length, size) = table
         out.append(_OWNER + (owner - landlord) % 3)
-        out.append(_KIND + _KIND_INDEX[kind])
+        out.append(_KIND + KIND_INDEX[kind])
         out.append(_LOW + low)
         out.append(_SIZE + min(size, MAX_CARDS) - 1)
     return out

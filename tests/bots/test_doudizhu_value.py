@@ -13,14 +13,8 @@ from games.bench import doudizhu_train as training
 from games.bots import doudizhu as bots
 from games.bots import doudizhu_value as value
 from games.bots import get_bot
-from games.engine import get_game
 from games.engine.doudizhu.combos import NRANKS
-
-game = get_game("doudizhu")
-
-
-def _plain(x):
-    return json.loads(json.dumps(x))
+from tests.bots.test_doudizhu_bots import hard_beside_plain
 
 
 def _hands(rng):
@@ -127,26 +121,7 @@ def test_the_train_command_writes_weights_a_bot_can_load(tmp_path):
 def test_hard_with_the_learned_value_plays_legally_repeats_and_weighs_it():
     """Hard with the value beside Normal's playout: legal moves through a whole hand, the same
     choice for the same rng seed, and values that are not the plain search's."""
-    rng = random.Random(5)
     hard = get_bot("doudizhu", "hard", samples=3, value=0.5)
     plain = get_bot("doudizhu", "hard", samples=3)
-    normal = get_bot("doudizhu", "normal")
-    st = game.new_match(seed=8, seats=3, options={"hands": 1})
-    differs = False
-    while not game.hand_over(st):
-        seat = game.to_move(st)[0]
-        obs, legal = _plain(game.observation(st, seat)), _plain(game.legal_actions(st, seat))
-        if seat == 0:
-            action = hard.act(obs, legal, random.Random(seat))
-            assert action in legal
-            assert action == hard.act(obs, legal, random.Random(seat))
-            if legal[0]["type"] == "play" and len(legal) > 2:
-                view = bots.View(obs, legal)
-                moves = hard._shortlist(view)
-                weighed = hard._totals(view, moves, random.Random(1), 3)
-                without = plain._totals(view, moves, random.Random(1), 3)
-                differs = differs or not np.allclose(weighed, without)
-        else:
-            action = normal.act(obs, legal, rng)
-        st = game.apply(st, seat, action)
-    assert differs
+    pairs = hard_beside_plain(hard, plain)
+    assert any(not np.allclose(weighed, without) for weighed, without in pairs)

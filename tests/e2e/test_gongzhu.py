@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.boards import board_markup
 from tests.e2e.keys import hold
+from tests.e2e.test_gandengyan import code_of
+from tests.e2e.test_phone_landscape import gongzhu_exposure_scene, start
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
 EDGE = {"x": 6, "y": 14}
@@ -264,9 +266,6 @@ def test_a_click_on_a_form_swapped_in_a_moment_ago_is_not_lost(page, site_url, s
     """A board the socket has just swapped in whose exposure form htmx has not yet taken in
     hand (a busy machine's few milliseconds; the clone below has none of htmx's handlers):
     "Expose nothing" clicked then is still sent, once, and the exposure is made."""
-    from tests.e2e.test_gandengyan import code_of
-    from tests.e2e.test_phone_landscape import gongzhu_exposure_scene, start
-
     page.set_viewport_size({"width": 1280, "height": 800})
     start(page, site_url, site_shell, "gongzhu")
     site_shell(gongzhu_exposure_scene(code_of(page)))
