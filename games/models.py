@@ -119,6 +119,16 @@ class Table(models.Model):
     def is_waiting(self) -> bool:
         return self.status == self.Status.WAITING
 
+    @property
+    def seat_list(self) -> list:
+        """The seats, in their order: those the table's read attached (a prefetch, or
+        ``services.store._attach_seats``) as they are, else read. ``seats.all()`` made a
+        manager and a queryset on every call, and a move asks a dozen times."""
+        cache = self.__dict__.get("_prefetched_objects_cache")
+        if cache is not None and "seats" in cache:
+            return cache["seats"]._result_cache
+        return list(self.seats.all())
+
 
 # The level that plays for a person who is away (auto-play, 托管).
 AUTOPLAY_LEVEL = "normal"

@@ -76,7 +76,7 @@ def summarize(table: Table, presence: dict | None = None, watchers: int = 0) -> 
                 left=seat.left,
                 presence=presence.get(seat.index, ""),
             )
-            for seat in table.seats.all()
+            for seat in table.seat_list
         ),
         shared=table.shared,
         spectators=table.spectators,

@@ -34,7 +34,7 @@ def open_tables() -> list[dict]:
             {
                 "game": summary.game_label,
                 "host": summary.seats[0].name,
-                "free": sum(1 for s in table.seats.all() if s.is_open and not s.reserved_for_id),
+                "free": sum(1 for s in table.seat_list if s.is_open and not s.reserved_for_id),
                 "invite": table.invite,
             }
         )
@@ -93,7 +93,7 @@ def board_context(board: services.Board, user, selected=(), opened=frozenset()) 
 def waiting_context(board: services.Board, user) -> dict:
     table, summary, seat = board.table, board.summary, board.seat
     seats = []
-    for s in table.seats.all():
+    for s in table.seat_list:
         seats.append(
             {
                 "index": s.index,

@@ -59,7 +59,7 @@ def _start_hand(unit: Unit, table: Table, state) -> Hand:
     table.current_hand = hand
     movers = game.to_move(state)
     if len(movers) > 1:  # a simultaneous phase
-        seats = {s.index: s for s in table.seats.all()}
+        seats = {s.index: s for s in table.seat_list}
         for seat in movers:
             legal = game.legal_actions(state, seat)
             if seats[seat].plays_itself or len(legal) == 1:
@@ -133,7 +133,7 @@ def _check_lesson_move(table: Table, state, seat: int, action: dict) -> None:
 
 def _lesson_finished(table: Table) -> None:
     """A lesson's hand is over: its learner has finished the game's lesson."""
-    learner = next(s for s in table.seats.all() if s.index == lessons.LEARNER)
+    learner = next(s for s in table.seat_list if s.index == lessons.LEARNER)
     if learner.user_id is not None:
         LessonProgress.objects.filter(user_id=learner.user_id, game=table.game).update(
             finished_at=timezone.now(), table=table
@@ -321,7 +321,7 @@ def _others_waiting(table: Table, index: int) -> bool:
     """Another person (not on auto-play) sits at the table: the bots keep their pace."""
     return any(
         s.index != index and s.kind == Seat.Kind.PERSON and not s.plays_itself
-        for s in table.seats.all()
+        for s in table.seat_list
     )
 
 
@@ -347,7 +347,7 @@ def _bot_task(table: Table, state, unit: Unit | None = None) -> BotTask | None:
     """The move a bot owes at this table now, with all it may see, or None. ``unit``: the
     command's, whose pause may have worked out this bot's observation already."""
     game = table_game(table.game).engine
-    bots = {s.index: s.level_to_play for s in table.seats.all() if s.plays_itself}
+    bots = {s.index: s.level_to_play for s in table.seat_list if s.plays_itself}
     movers = [] if game.hand_over(state) else [m for m in game.to_move(state) if m in bots]
     if not movers:
         return None
@@ -464,7 +464,7 @@ def _play_quick_bots(unit: Unit, table: Table, state, together: bool = True) -> 
     """
     paced = _paced(table) and together
     game = table_game(table.game).engine
-    bots = {s.index for s in table.seats.all() if s.plays_itself}
+    bots = {s.index for s in table.seat_list if s.plays_itself}
     # Nothing earlier is still on its way: a bot's move is due no sooner than the last of
     # those shows (``_schedule_bots``), a person cannot move before, and run_bots and
     # fast-forward show them at once first. So the move just applied shows now.

@@ -90,7 +90,7 @@ def _schedule_bots(
     timer from that moment."""
     game = table_game(table.game).engine
     movers = [] if game.hand_over(state) else game.to_move(state)
-    bots = {s.index for s in table.seats.all() if s.plays_itself}
+    bots = {s.index for s in table.seat_list if s.plays_itself}
     shown_at = _shown_at(table) if shown_at is None else shown_at
     _set_turn_timer(table, [m for m in movers if m not in bots], shown_at)
     moving = [m for m in movers if m in bots]
@@ -121,5 +121,5 @@ def _set_turn_timer(table: Table, persons: list[int], shown_at: datetime) -> Non
 
 def _update_timer_due(table: Table) -> None:
     """The earliest deadline the driver must act on: the turn timer or a player's grace."""
-    deadlines = [table.turn_due_at] + [s.away_due_at for s in table.seats.all()]
+    deadlines = [table.turn_due_at] + [s.away_due_at for s in table.seat_list]
     table.timer_due_at = min((d for d in deadlines if d is not None), default=None)

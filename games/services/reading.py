@@ -72,7 +72,7 @@ def seat_of(table: Table, user) -> int | None:
     """The seat index ``user`` plays at this table, or None for anyone else."""
     if user is None or not user.is_authenticated:
         return None
-    for seat in table.seats.all():
+    for seat in table.seat_list:
         if seat.user_id == user.pk:
             return seat.index
     return None
@@ -120,7 +120,7 @@ def presence_of(table: Table) -> tuple[dict[int, str], int]:
     )
     present = {r for r in rows if r is not None}
     out = {}
-    for seat in table.seats.all():
+    for seat in table.seat_list:
         if seat.kind != Seat.Kind.PERSON or seat.user_id is None:
             continue
         if seat.index in present:
@@ -268,9 +268,7 @@ def _successor(table: Table, user) -> dict | None:
 def kept_for(table: Table) -> dict[int, str]:
     """The seats kept for a person of the last match ("Play again"), each with the name the
     seat will read once they sit down (one query, none when no seat is kept)."""
-    kept = {
-        s.index: s.reserved_for_id for s in table.seats.all() if s.is_open and s.reserved_for_id
-    }
+    kept = {s.index: s.reserved_for_id for s in table.seat_list if s.is_open and s.reserved_for_id}
     if not kept:
         return {}
     people = get_user_model().objects.select_related("profile").in_bulk(set(kept.values()))

@@ -175,7 +175,7 @@ def _attach_seats(table: Table, seats) -> None:
 
 
 def _seat(table: Table, index: int) -> Seat:
-    return next(s for s in table.seats.all() if s.index == index)
+    return next(s for s in table.seat_list if s.index == index)
 
 
 def parse_code(code) -> uuid.UUID:
@@ -200,7 +200,7 @@ def _copy(table: Table) -> Table:
     # engine.to_json, and nothing changes one in place) and the seats (every transaction
     # reads its own). Attached as a list: a queryset's copy would drop them.
     kept = copy.copy(table)
-    _attach_seats(kept, table.seats.all())
+    _attach_seats(kept, table.seat_list)
     return kept
 
 
