@@ -571,7 +571,7 @@ def _move(code, user, data: dict, done: _Outcome, opened, seen) -> Frame:
     frame = _answer(done, board, user, opened=opened, seen=seen)
     if frame.due is not None and services.may_hurry(table, board.seat):
         language = translation.get_language()
-        ahead = functools.partial(_ahead, table, user, language, frame, opened)
+        ahead = functools.partial(_ahead, table, user, language, frame, opened, board.summary)
         frame = replace(frame, ahead=ahead)
     return frame
 
@@ -579,19 +579,22 @@ def _move(code, user, data: dict, done: _Outcome, opened, seen) -> Frame:
 AHEAD = 16  # replies sent ahead at most (a move brings a few: until the person moves again)
 
 
-def _ahead(table, user, language: str, frame: Frame, opened) -> tuple[tuple[float, Frame], ...]:
+def _ahead(
+    table, user, language: str, frame: Frame, opened, summary=None
+) -> tuple[tuple[float, Frame], ...]:
     """The computer players' replies on their way after a person's move (``frame``, its
     answer), each drawn now as it will show at its time (``services.board(…, at)``, a patch
     of the one before it), from the table as the move left it: sent right after the answer,
     the page shows each when its time comes (one message, no read and no timer per reply).
     Only to a person who may show them at once (``services.may_hurry``, the fast-forward
     button): the others at the table and the spectators get each at its time, as before.
-    Called by the socket after the answer is sent, in its own thread (``Frame.ahead``)."""
+    Called by the socket after the answer is sent, in its own thread (``Frame.ahead``).
+    ``summary``: the answer's (``services.board``'s ``summary``), which every reply shares."""
     steps: list[tuple[float, Frame]] = []
     with translation.override(language):
         while frame.due is not None and len(steps) < AHEAD:
             at = frame.due
-            board = services.board(table, user, at)
+            board = services.board(table, user, at, summary)
             frame = _seen(board, user, opened=opened, seen=frame.drawn)
             if frame is None or not (frame.html or frame.parts is not None):
                 break

@@ -190,12 +190,16 @@ def look(
     return board(table, user)
 
 
-def board(table: Table, user, at: float | None = None) -> Board:
+def board(table: Table, user, at: float | None = None, summary=None) -> Board:
     """The board ``user`` sees of ``table`` (read, or a writer's just after a move), as shown
-    now (or at ``at``, seconds since the epoch: ``as_shown``)."""
+    now (or at ``at``, seconds since the epoch: ``as_shown``). ``summary``: this table's,
+    made for another of its moves on their way (they change its state and version, which
+    the summary does not read: the seats, their people and presence, the match's settings
+    and status)."""
     table = as_shown(table, at)
     seat = seat_of(table, user)
-    summary = summarize(table, *presence_of(table)) if table.shared else summarize(table)
+    if summary is None:
+        summary = summarize(table, *presence_of(table)) if table.shared else summarize(table)
     if not (table.spectators or seat is not None):
         return Board(table, summary, seat, may_watch=False)
     if not table.seed:  # waiting for people, or closed before its match began
