@@ -482,8 +482,9 @@ def summary(results: list[Measurement], repeat: int) -> str:
     rows = [
         f"medians over {repeat} run(s); latency in ms (human action -> own updated board); "
         "per human action (its bots' replies included): hum/s = human actions per second, "
-        "ratio = hum/s / bare act/s, cpu.h = daphne CPU ms per human action, x.bare = cpu.h / "
-        "bare CPU ms per action, KB.h and wire.h = KB of frames to the acting socket (payload, "
+        "ratio = hum/s / bare act/s (closed loop), cpu.h = daphne CPU ms per human action, x.bare = "
+        "cpu.h / bare CPU ms per action (at a person's pace the bare consumer sends as many "
+        "messages a second as the site's people act), KB.h and wire.h = KB of frames to the acting socket (payload, "
         "on the wire); per applied move: mov/s, cpu.m; back.med, back.p95 = ms from a human "
         "action's answer to that person's next turn (the bots' replies, paced)",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
@@ -497,7 +498,8 @@ def summary(results: list[Measurement], repeat: int) -> str:
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
         human_aps = _median([m.human_actions_per_second for m in site])
         bare_aps = _median([m.actions_per_second for m in bare])
-        ratio = human_aps / bare_aps if human_aps is not None and bare_aps else None
+        # (at a person's pace the bare consumer sends at the site's rate: no capacity ratio)
+        ratio = human_aps / bare_aps if regime == "closed" and human_aps and bare_aps else None
         site_cpu = _median([m.cpu_ms_per_human_action for m in site])
         bare_cpu = _median([m.cpu_ms_per_action for m in bare])
         times_bare = site_cpu / bare_cpu if site_cpu and bare_cpu else None
@@ -516,6 +518,17 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
             f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
         )
+    for regime, tables in keys:
+        # Earlier runs compared a person's pace with the closed loop's bare consumer only.
+        closed = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", "closed", tables)]
+        site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
+        site_cpu = _median([m.cpu_ms_per_human_action for m in site])
+        closed_cpu = _median([m.cpu_ms_per_action for m in closed])
+        if regime != "closed" and site_cpu and closed_cpu:
+            rows.append(
+                f"{regime} {tables}: cpu.h / the closed loop's bare CPU ms per action "
+                f"({closed_cpu:.2f}): {site_cpu / closed_cpu:.1f}"
+            )
     for regime, tables in keys:
         site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         services = _median([m.services_ms_per_human_action for m in site])
@@ -1226,15 +1239,24 @@ async def _flooder(run: Run, base: str, player: Player, rate: float, result: Mea
                 await reader
 
 
-async def _bare(run: Run, base: str, code: str, result: Measurement) -> None:
-    """One bare connection in a closed loop: send, wait for the fragment, send again."""
+async def _bare(
+    run: Run, base: str, code: str, result: Measurement, every: float = 0.0, phase: float = 0.0
+) -> None:
+    """One bare connection: in a closed loop (send, wait for the fragment, send again), or
+    paced, a message every ``every`` seconds from ``phase`` seconds into the window."""
     loop = asyncio.get_running_loop()
     async with _connect(base, f"/ws/bench/bare/{code}/", None) as ws:
         html = await _recv(ws, 60)
         version = board_version(html)
         run.mark_ready()
         await run.start.wait()
+        due = loop.time() + phase
         while run.remaining() > 0:
+            if every:
+                await asyncio.sleep(max(0.0, due - loop.time()))
+                due += every
+                if run.remaining() <= 0:
+                    break
             sent = loop.time()
             await ws.send(json.dumps({"action": "ping", "version": str(version)}))
             html = await _recv(ws, STALL_SECONDS)
@@ -1320,11 +1342,18 @@ async def measure_site(
 
 
 async def measure_bare(
-    urls: list[str], codes: list[str], *, regime: str, seconds: float, pids=None
+    urls: list[str], codes: list[str], *, regime: str, seconds: float, pids=None, rate=None
 ) -> Measurement:
+    """The bare consumer's connections, one per code: in a closed loop, or (``rate``: messages
+    a second in all) paced, each sending at an even pace from a phase of its own."""
     result = Measurement("bare", regime, len(codes))
     run = Run(seconds, len(codes))
-    tasks = [_bare(run, urls[i % len(urls)], code, result) for i, code in enumerate(codes)]
+    every = len(codes) / rate if rate else 0.0
+    phases = random.Random(f"bare:{len(codes)}")
+    tasks = [
+        _bare(run, urls[i % len(urls)], code, result, every, phases.uniform(0, every))
+        for i, code in enumerate(codes)
+    ]
     await _measure(run, tasks, pids, result)
     return result
 
@@ -1543,7 +1572,14 @@ def _one(
     if config.flood:
         alone, flooded = sorted(measured, key=lambda m: m.flood)
         out(flood_line(alone, flooded))
-    if config.bare and regime == "closed":
+    if config.bare and regime in ("closed", "human"):
+        # At a person's pace too: the bare consumer sent as many messages a second as the
+        # site's people made human actions, so both are measured at the same load (a
+        # process's CPU per message is not the same idle as saturated).
+        site = measured[floods.index(0)]
+        rate = site.human_actions_per_second if regime == "human" else None
+        if regime == "human" and not rate:
+            return measured  # nothing to pace it by
         bare = asyncio.run(
             measure_bare(
                 servers.urls,
@@ -1551,10 +1587,11 @@ def _one(
                 regime=regime,
                 seconds=config.seconds,
                 pids=servers.pids,
+                rate=rate,
             )
         )
         out(bare.line())
-        if bare.actions_per_second:
+        if regime == "closed" and bare.actions_per_second:
             site = measured[floods.index(0)]
             out(
                 f"{regime:<6} tables={n:<3} ratio site/bare actions/s: per human action "

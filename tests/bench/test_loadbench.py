@@ -354,4 +354,19 @@ def test_a_flood_of_refused_moves_is_measured_beside_the_tables_alone(tmp_path):
             out,
             re.M,
         ), out
+        # At a person's pace the bare consumer sends at the site's rate of human actions (not
+        # in a closed loop: hundreds a second), and the summary compares the CPU of both.
+        site_rate = float(
+            re.search(r"^human  tables=1\s+site .* human actions/s " + NUMBER, out, re.M).group(1)
+        )
+        paced = re.search(r"^human  tables=1\s+bare .* human actions/s " + NUMBER, out, re.M)
+        assert paced, out
+        assert 0 < float(paced.group(1)) <= 2 * site_rate + 1, out
+        # latency median/p95/p99, samples, hum/s, bare/s, no ratio, cpu.h, bare.cpu, x.bare
+        row = re.search(
+            r"^human\s+1\s+" + r"\s+".join([NUMBER] * 6) + r"\s+-\s+" + r"\s+".join([NUMBER] * 3),
+            out,
+            re.M,
+        )
+        assert row and float(row.group(9)) > 0, out
         assert_nothing_left(env)  # the flood's users and tables too
