@@ -111,6 +111,7 @@ class GreedyBot:
         pig: float = 30.0,
         hearts: float = 1.0,
         future: float = 1.0,
+        team: float = 0.0,
         exposures: str = "none",
         **options,
     ):
@@ -121,7 +122,7 @@ class GreedyBot:
         if exposures not in ("none", "normal"):
             raise ValueError(f"exposures: none or normal, not {exposures!r}")
         self.exposures = exposures
-        self.weights = Weights(base, spades, diamonds, clubs, pig, hearts, future)
+        self.weights = Weights(base, spades, diamonds, clubs, pig, hearts, future, team)
 
     def act(self, observation: dict, legal_actions: list[dict], rng: random.Random) -> dict:
         if legal_actions[0]["type"] == "expose":

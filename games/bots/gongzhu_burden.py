@@ -90,7 +90,10 @@ class Weights:
     share of the transformer's doubling a high club would take while the transformer is out;
     ``pig``: shedding one's own pig; ``hearts``: shedding a heart, this share of its points;
     ``future``: taking the transformer doubles the points still to come too (this share of
-    one seat's expected part of them)."""
+    one seat's expected part of them). ``team``: a trick's worth to the seat and its
+    pair-mate across the table, less its worth to the other pair's seat that takes it (as
+    the published sampler counts it in its partnership rules; not ours, where every seat
+    plays for itself: a benchmark's question, 0 by default)."""
 
     SPADES = {"AS": 50.0, "KS": 30.0}
     DIAMONDS = {"AD": -30.0, "KD": -20.0, "QD": -10.0}
@@ -105,7 +108,9 @@ class Weights:
         pig: float = 30.0,
         hearts: float = 1.0,
         future: float = 1.0,
+        team: float = 0.0,
     ):
+        self.team = bool(team)
         self.base = {c: v * base for c, v in RANK_RELIEF.items()}
         self.spades = {c: v * spades for c, v in self.SPADES.items()}
         self.diamonds = {c: v * diamonds for c, v in self.DIAMONDS.items()}
@@ -167,8 +172,12 @@ class Greedy:
     def value(self, seat: int, leader: int, done: list[str], card: str, hand, cards) -> float:
         """The finished trick ``done`` to ``seat``, which played ``card`` from ``hand`` into
         ``cards``: its worth, and the relief of the card."""
-        worth = self.worth(seat, leader, done)
         relief = self.relief(seat, card, hand, cards)
+        if self.w.team:
+            winner = _winner(leader, done)
+            worth = self._change(winner, done)
+            return (worth if (winner - seat) % 2 == 0 else -worth) + relief
+        worth = self.worth(seat, leader, done)
         if worth is None:
             return relief + self.dumped(card)
         return worth + relief
@@ -179,14 +188,12 @@ class Greedy:
     def worth(self, seat: int, leader: int, cards: list[str]) -> float | None:
         """The finished trick ``cards`` to ``seat``: what taking it changes in its score, or
         None when another seat takes it."""
-        suit = cards[0][1]
-        best = 0
-        for i in range(1, 4):
-            c = cards[i]
-            if c[1] == suit and RANK[c] > RANK[cards[best]]:
-                best = i
-        if (leader + best) % 4 != seat:
+        if _winner(leader, cards) != seat:
             return None
+        return self._change(seat, cards)
+
+    def _change(self, seat: int, cards: list[str]) -> float:
+        """What taking the finished trick ``cards`` changes in ``seat``'s score."""
         points = [c for c in cards if c in POINT_CARDS]
         if not points:
             return 0.0
@@ -210,6 +217,17 @@ class Greedy:
             if best_value is None or value > best_value:
                 best, best_value = done, value
         return best
+
+
+def _winner(leader: int, cards: list[str]) -> int:
+    """The seat that takes the finished trick ``cards`` led by ``leader``."""
+    suit = cards[0][1]
+    best = 0
+    for i in range(1, 4):
+        c = cards[i]
+        if c[1] == suit and RANK[c] > RANK[cards[best]]:
+            best = i
+    return (leader + best) % 4
 
 
 def legal(hand: list[str], trick: list[str], restricted: set[str], led: set[str]) -> list[str]:

@@ -150,3 +150,16 @@ def test_an_early_lead_prefers_a_short_suit():
     hand = ["2C", "3D", "4D", "5D", "6D", "7D"]
     view = View(observation(0, hand, [], leader=0))
     assert short_suit_bonus(view, "2C") > short_suit_bonus(view, "3D")
+
+
+def test_as_a_partnership_player_it_gives_the_goat_to_its_pair_mate_and_keeps_it_from_the_others():
+    """``team=1`` (the published sampler's partnership rules, a benchmark's question): the
+    trick's worth to the seat's pair, less its worth to the other pair's seat that takes it.
+    Seat 3's pair-mate is seat 1."""
+    team = GreedyBot(samples=3, team=1)
+    obs, legal = last_to_play(["5D", "KD", "9D"], ["JD", "2D"])  # seat 1 takes it
+    assert team.act(obs, legal, random.Random(1))["card"] == "JD"
+    obs, legal = last_to_play(["5D", "9D", "KD"], ["JD", "2D"])  # seat 2 takes it
+    assert team.act(obs, legal, random.Random(1))["card"] == "2D"
+    alone = GreedyBot(samples=3)  # each for itself: the goat is no use to it either way
+    assert alone.act(obs, legal, random.Random(1))["card"] == "JD"
