@@ -482,10 +482,10 @@ def summary(results: list[Measurement], repeat: int) -> str:
     rows = [
         f"medians over {repeat} run(s); latency in ms (human action -> own updated board); "
         "per human action (its bots' replies included): hum/s = human actions per second, "
-        "ratio = hum/s / bare act/s (closed loop), cpu.h = daphne CPU ms per human action, x.bare = "
-        "cpu.h / bare CPU ms per action (at a person's pace the bare consumer sends as many "
-        "messages a second as the site's people act), KB.h and wire.h = KB of frames to the acting socket (payload, "
-        "on the wire); per applied move: mov/s, cpu.m; back.med, back.p95 = ms from a human "
+        "ratio = hum/s / bare act/s (closed loop), cpu.h = daphne CPU ms per human action, "
+        "x.bare = cpu.h / bare CPU ms per action (at a person's pace the bare consumer sends as "
+        "many messages a second as the site's people act), KB.h and wire.h = KB of frames to "
+        "the acting socket (payload, on the wire); per applied move: mov/s, cpu.m; back.med, back.p95 = ms from a human "
         "action's answer to that person's next turn (the bots' replies, paced)",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
         f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
@@ -1592,7 +1592,6 @@ def _one(
         )
         out(bare.line())
         if regime == "closed" and bare.actions_per_second:
-            site = measured[floods.index(0)]
             out(
                 f"{regime:<6} tables={n:<3} ratio site/bare actions/s: per human action "
                 f"{site.human_actions_per_second / bare.actions_per_second:.2f}, per applied "
