@@ -44,7 +44,9 @@ PARTS = {
         ("games/services/moves.py", "_decide"),
         ("games/services/moves.py", "_choose"),
     ],
-    "reading the table (the read model)": [("games/services/reading.py", "look")],
+    # What one viewer sees of the table as shown (``look`` reads it and calls this; a move's
+    # answer and the replies drawn ahead call it on the table in hand).
+    "reading the table (the read model)": [("games/services/reading.py", "board")],
     "the presenter's context": [("games/views_live.py", "board_context")],
     # A board drawn whole (its template), or as the parts whose arguments changed.
     "the board's drawing (the whole template, or the parts)": [
