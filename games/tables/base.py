@@ -142,6 +142,20 @@ class Plan:
         return self.skeleton == other.skeleton and tuple(self.parts) == tuple(other.parts)
 
 
+def seat_part(seat: dict) -> tuple[str, tuple]:
+    """A seat around the felt as a part (its macro ``seat``), drawn from the seat's facts but
+    whose turn it is: the board's opening tag carries that for every seat
+    (``seats_to_move``), so a reply that hands the turn on draws the seat that played and not
+    the one to move next."""
+    return ("seat", ({k: v for k, v in seat.items() if k != "to_move"},))
+
+
+def seats_to_move(seats) -> str:
+    """The seats to move, by index, as the board's opening tag says it (``data-to-move``; the
+    style marks those seats from it)."""
+    return " ".join(str(s["index"]) for s in seats if s.get("to_move"))
+
+
 def board_plan(context: dict, parts: dict[str, tuple[str, tuple]]) -> Plan:
     """A game's board as a ``Plan``: its own ``parts`` (its opening tag, "root", among them)
     with the parts every board has (the shared board's macros), and the skeleton every

@@ -141,7 +141,9 @@
     });
     b.querySelectorAll(".hand__card[data-card]").forEach(function (el) { hand[el.dataset.card] = rect(el); });
     var closed = b.querySelector(".trick--closed, .combo-play--closed");
-    var winner = b.querySelector(".seat.is-to-move") || (b.classList.contains("is-my-turn") ? b.querySelector("#me") : null);
+    // The seat to move (the board's data-to-move: the seats' indexes), or the player's own.
+    var next = (b.dataset.toMove || "").split(" ")[0];
+    var winner = (next && b.querySelector("#seat-" + next)) || (b.classList.contains("is-my-turn") ? b.querySelector("#me") : null);
     return {
       seats: seats,
       hand: hand,

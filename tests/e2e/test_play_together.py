@@ -48,12 +48,13 @@ READY = """() => {
   return '';
 }"""
 
-# The seat this page's board marks as the one to move (-1: the viewer's own), or null.
+# The seat this page's board marks as the one to move (-1: the viewer's own), or null: the
+# board's opening tag names the seats to move (data-to-move), the viewer's own place its own.
 MOVER = """() => {
   const b = document.getElementById('board');
   if (!b) return null;
-  const s = b.querySelector('.seat.is-to-move[data-seat]');
-  if (s) return parseInt(s.dataset.seat, 10);
+  const s = (b.dataset.toMove || '').split(' ').find(i => i && b.querySelector('#seat-' + i));
+  if (s !== undefined) return parseInt(s, 10);
   return b.querySelector('.me.is-to-move') ? -1 : null;
 }"""
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engine.doudizhu import DouDizhuObservation, DouDizhuView, readings
-from games.tables.base import Plan, TableSummary, board_plan
+from games.tables.base import Plan, TableSummary, board_plan, seat_part, seats_to_move
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
@@ -253,6 +253,7 @@ def parts(context: dict) -> Plan:
                 context["version"],
                 context["hand_number"],
                 hint,
+                seats_to_move(context["seats"]),
             ),
         ),
         "info": (
@@ -271,7 +272,7 @@ def parts(context: dict) -> Plan:
         "counter": ("counter", (context["unseen"],)),
     }
     for s in context["opponents"]:
-        parts[f"seat-{s['index']}"] = ("seat", (s,))
+        parts[f"seat-{s['index']}"] = seat_part(s)
     parts["center"] = (
         "center",
         (

@@ -18,7 +18,7 @@ from games.engine.base import Combo
 from games.engine.cards import JOKERS
 from games.engine.gandengyan import GanDengYanObservation, GanDengYanView, readings
 from games.engine.gandengyan.combos import ORDER, joker_stand_ins
-from games.tables.base import Plan, TableSummary, board_plan
+from games.tables.base import Plan, TableSummary, board_plan, seat_part, seats_to_move
 from games.tables.common import (
     LEVEL_CHOICES,
     Card,
@@ -323,6 +323,7 @@ def parts(context: dict) -> Plan:
                 context["round"],
                 hint,
                 context["fresh_deal"],
+                seats_to_move(context["seats"]),
             ),
         ),
         "info": (
@@ -338,7 +339,7 @@ def parts(context: dict) -> Plan:
         ),
     }
     for s in context["opponents"]:
-        parts[f"seat-{s['index']}"] = ("seat", (s,))
+        parts[f"seat-{s['index']}"] = seat_part(s)
     parts["center"] = (
         "center",
         (

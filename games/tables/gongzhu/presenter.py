@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.engine.gongzhu import EXPOSABLE, GongZhuObservation, GongZhuView
-from games.tables.base import Plan, TableSummary, board_plan
+from games.tables.base import Plan, TableSummary, board_plan, seat_part, seats_to_move
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -207,12 +207,13 @@ def parts(context: dict) -> Plan:
                 context["hand_number"],
                 context["wait_reason"],
                 hint["type"] if hint else "",
+                seats_to_move(context["seats"]),
             ),
         ),
     }
     for place in ("top", "left", "right"):
         s = by_position[place]
-        parts[f"seat-{s['index']}"] = ("seat", (s,))
+        parts[f"seat-{s['index']}"] = seat_part(s)
     parts["trick"] = (
         "trick",
         (context["center_closed"], context["closed_winner"], context["markers"], context["center"]),

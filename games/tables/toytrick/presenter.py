@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.tables.base import Plan, TableSummary, board_plan
+from games.tables.base import Plan, TableSummary, board_plan, seat_part, seats_to_move
 from games.tables.common import (
     LEVEL_CHOICES,
     SUIT_NAMES,
@@ -106,9 +106,10 @@ def parts(context: dict) -> Plan:
                 context["hand_number"],
                 context["wait_reason"],
                 hint["type"] if hint else "",
+                seats_to_move(context["seats"]),
             ),
         ),
-        f"seat-{top['index']}": ("seat", (top,)),
+        f"seat-{top['index']}": seat_part(top),
         "trick": (
             "trick",
             (
