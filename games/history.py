@@ -24,7 +24,7 @@ SEAT_COLOURS = ("#0f5132", "#c81e3a", "#1d4ed8", "#b45309")
 def match_row(table: Table, user) -> dict:
     summary = summarize(table)
     names = summary.names()
-    seat = next((s.index for s in table.seats.all() if s.user_id == user.pk), 0)
+    seat = next((s.index for s in table.seat_list if s.user_id == user.pk), 0)
     hands = [h for h in table.hands.all() if h.ended_at]
     totals = hands[-1].totals if hands else [0] * len(names)
     if table.status == Table.Status.WAITING:

@@ -87,7 +87,7 @@ def participants(table: Table, totals: list[int], resigned_by=None) -> list[dict
     if table.start:
         return None  # a deal played again: its player had seen every hand of it
     game = table_game(table.game)
-    seats = sorted(table.seats.all(), key=lambda s: s.index)
+    seats = sorted(table.seat_list, key=lambda s: s.index)
     left = {s.index for s in seats if s.left}
     resigned = resigned_by if game.info.match_end else None  # a session has no other end
     rated = [s for s in seats if _is_rated_person(s)]

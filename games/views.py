@@ -262,9 +262,9 @@ def invitation(request, token: str):
         return redirect("games:table", code=table.code)
     summary = summarize(table)
     reserved = request.user.is_authenticated and any(
-        s.reserved_for_id == request.user.pk for s in table.seats.all()
+        s.reserved_for_id == request.user.pk for s in table.seat_list
     )
-    host = next((s.index for s in table.seats.all() if s.user_id == table.owner_id), 0)
+    host = next((s.index for s in table.seat_list if s.user_id == table.owner_id), 0)
     kept = services.kept_for(table)  # a seat kept for the last match's player: their name
     return render(
         request,
@@ -275,7 +275,7 @@ def invitation(request, token: str):
             "seats": [(s, kept.get(s.index, "")) for s in summary.seats],
             "spec": table_game(table.game),
             "host": next((s.name for s in summary.seats if s.index == host), ""),
-            "free": sum(1 for s in table.seats.all() if s.is_open),
+            "free": sum(1 for s in table.seat_list if s.is_open),
             "reserved": reserved,
             "error": error,
         },

@@ -485,14 +485,16 @@ def summary(results: list[Measurement], repeat: int) -> str:
         "ratio = hum/s / bare act/s (closed loop), cpu.h = daphne CPU ms per human action, "
         "x.bare = cpu.h / bare CPU ms per action (at a person's pace the bare consumer sends as "
         "many messages a second as the site's people act), KB.h and wire.h = KB of frames to "
-        "the acting socket (payload, on the wire); per applied move: mov/s, cpu.m; back.med, back.p95 = ms from a human "
-        "action's answer to that person's next turn (the bots' replies, paced)",
+        "the acting socket (payload, on the wire); per applied move: mov/s, cpu.m; back.med, "
+        "back.p95 = ms from a human action's answer to that person's next turn (the bots' "
+        "replies, paced)",
         f"{'regime':<7}{'tables':>7}{'lat.med':>9}{'lat.p95':>9}{'lat.p99':>9}{'samples':>9}"
         f"{'hum/s':>8}{'bare/s':>9}{'ratio':>7}{'cpu.h':>8}{'bare.cpu':>9}{'x.bare':>8}"
         f"{'KB.h':>7}{'wire.h':>8}{'mov/s':>8}{'cpu.m':>7}{'back.med':>9}{'back.p95':>9}",
     ]
     alone = [m for m in results if not m.flood]
     keys = sorted({(m.regime, m.tables) for m in alone}, key=lambda k: (REGIMES.index(k[0]), k[1]))
+    against_closed = []  # earlier runs compared a person's pace with the closed loop's bare only
     for regime, tables in keys:
         site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         bare = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", regime, tables)]
@@ -518,17 +520,14 @@ def summary(results: list[Measurement], repeat: int) -> str:
             f"{fmt(_median([m.turnaround_ms(50) for m in site]), '.0f'):>9}"
             f"{fmt(_median([m.turnaround_ms(95) for m in site]), '.0f'):>9}"
         )
-    for regime, tables in keys:
-        # Earlier runs compared a person's pace with the closed loop's bare consumer only.
         closed = [m for m in results if (m.kind, m.regime, m.tables) == ("bare", "closed", tables)]
-        site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
-        site_cpu = _median([m.cpu_ms_per_human_action for m in site])
         closed_cpu = _median([m.cpu_ms_per_action for m in closed])
         if regime != "closed" and site_cpu and closed_cpu:
-            rows.append(
+            against_closed.append(
                 f"{regime} {tables}: cpu.h / the closed loop's bare CPU ms per action "
                 f"({closed_cpu:.2f}): {site_cpu / closed_cpu:.1f}"
             )
+    rows += against_closed
     for regime, tables in keys:
         site = [m for m in alone if (m.kind, m.regime, m.tables) == ("site", regime, tables)]
         services = _median([m.services_ms_per_human_action for m in site])

@@ -46,7 +46,7 @@ def _expire_deadlines(unit: Unit, table: Table, now) -> None:
         if state is not None and not game.hand_over(state):
             expired += [_seat(table, m) for m in game.to_move(state)]
     present = None
-    for seat in table.seats.all():
+    for seat in table.seat_list:
         if seat.away_due_at is not None and seat.away_due_at <= now:
             seat.away_due_at = None
             seat.save(update_fields=["away_due_at"])

@@ -257,7 +257,7 @@ def _successor(table: Table, user) -> dict | None:
     nxt = table.successor
     if nxt is None:
         return None
-    seats = list(nxt.seats.all())
+    seats = list(nxt.seat_list)
     host = next((s for s in seats if s.user_id is not None and s.user_id == nxt.owner_id), None)
     return {
         "code": nxt.code,

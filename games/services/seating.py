@@ -140,7 +140,7 @@ def create_same_deal_table(user, source: Table, again: dict, seat: int) -> Table
     """A one-hand table with a finished hand's deal (``history.deal_of_hand``), the player in
     seat 0 with the cards they held in seat ``seat``, the computer players at their levels
     (a person's seat at Normal). Unrated: the player has seen every hand of that deal."""
-    seats = sorted(source.seats.all(), key=lambda s: s.index)
+    seats = sorted(source.seat_list, key=lambda s: s.index)
     n = len(seats)
     deal, dealer = turned(again["deal"], again["dealer"], seat)
     levels = [(s.bot_level or source.level) if s.is_bot else "normal" for s in seats]
@@ -197,7 +197,7 @@ def resign(code, user) -> Table:
 def _last_totals(table: Table) -> list[int]:
     """The match totals after its last finished hand (zeros before the first)."""
     hand = table.hands.filter(ended_at__isnull=False).order_by("-number").only("totals").first()
-    return list(hand.totals) if hand and hand.totals else [0] * len(table.seats.all())
+    return list(hand.totals) if hand and hand.totals else [0] * len(table.seat_list)
 
 
 TURN_TIMERS = (0, 30, 60, 120)
@@ -310,7 +310,7 @@ def open_tables(limit: int = 20) -> list[Table]:
     tables = _with_seats(
         Table.objects.filter(public=True, status=Table.Status.WAITING).order_by("-created_at")
     )[: limit * 2]
-    return [t for t in tables if any(s.is_open and not s.reserved_for_id for s in t.seats.all())][
+    return [t for t in tables if any(s.is_open and not s.reserved_for_id for s in t.seat_list)][
         :limit
     ]
 
@@ -328,7 +328,7 @@ def join_table(code, user, index: int | None = None) -> Table:
             raise Refused("match_started" if table.is_active else "bad_invitation")
         free = [
             s
-            for s in table.seats.all()
+            for s in table.seat_list
             if s.is_open and s.reserved_for_id in (None, getattr(user, "pk", None))
         ]
         free.sort(key=lambda s: (s.reserved_for_id is None, s.index))  # one's own seat first
@@ -352,7 +352,7 @@ def decline_seat(code, user) -> Table:
     with transaction.atomic():
         unit = Unit()
         table = _locked(code)
-        seat = next((s for s in table.seats.all() if s.reserved_for_id == user.pk), None)
+        seat = next((s for s in table.seat_list if s.reserved_for_id == user.pk), None)
         if seat is None or not table.is_waiting:
             raise Refused("bad_invitation")
         seat.reserved_for = None
@@ -398,7 +398,7 @@ def start_match(code, user) -> Table:
     with transaction.atomic():
         unit = Unit()
         table = _locked_for_host(code, user)
-        if any(s.is_open for s in table.seats.all()):
+        if any(s.is_open for s in table.seat_list):
             raise Refused("seats_open")
         seed, state = _new_match(table.game, table.seats.count(), table.options)
         table.seed = str(seed)
@@ -438,7 +438,7 @@ def leave_table(code, user) -> Table:
                 seat.user = None
                 seat.save(update_fields=["user"])
         elif table.is_active and not seat.left:
-            others = [s for s in table.seats.all() if s.index != index and _still_in(s)]
+            others = [s for s in table.seat_list if s.index != index and _still_in(s)]
             if not table.shared or not others:
                 table.status = Table.Status.RESIGNED  # nobody else is left to play for
                 table.finished_at = timezone.now()
@@ -482,7 +482,7 @@ def play_again(code, user) -> Table:
             public=old.public,
             turn_seconds=old.turn_seconds,
         )
-        for seat in old.seats.all():
+        for seat in old.seat_list:
             if seat.is_bot:
                 Seat.objects.create(
                     table=table, index=seat.index, kind=Seat.Kind.BOT, bot_level=seat.bot_level
@@ -510,7 +510,7 @@ def forget_player(user) -> None:
     codes = list(Table.objects.filter(seats__user=user).values_list("code", flat=True))
     for code in codes:
         table = get_table(code)
-        others = [s for s in table.seats.all() if s.user_id not in (None, user.pk)]
+        others = [s for s in table.seat_list if s.user_id not in (None, user.pk)]
         if not others:
             table.delete()
         elif table.is_active or table.is_waiting:
