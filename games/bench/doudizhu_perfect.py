@@ -20,10 +20,13 @@ class DouDizhuPerfect:
         endgame: int | None = None,
         value: float = 0.0,
         value_head: int = 0,
+        styles: int | None = None,
     ):
-        # ``endgame``: as Hard's option (its default unless given); ``value``: the learned
-        # value's weight beside Normal's playout, as Hard's option
+        # ``endgame``, ``styles``: as Hard's options (its defaults unless given); ``value``:
+        # the learned value's weight beside Normal's playout, as Hard's option
         options = {} if endgame is None else {"endgame": endgame}
+        if styles is not None:
+            options["styles"] = styles
         self.search = doudizhu.HardBot(
             samples=1,
             candidates=candidates,
@@ -48,10 +51,14 @@ class DouDizhuPerfect:
         if len(moves) == 1:
             return doudizhu._to_action(view, moves[0])
         hands = true_counts(game, state)
+        search = self.search
+        styles = None
+        if search.styles:  # the other seats' styles, read as Hard reads them
+            styles = doudizhu.read_styles(view, rng, search.styles, search.style_plays)
         playout_seed = rng.random()
-        endgame = self.search.endgame_solver()
+        endgame = search.endgame_solver()
         values = [
-            doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame)
+            doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame, styles)
             for m in moves
         ]
         values = [self.search.weigh(view, hands, m, v) for v, m in zip(values, moves, strict=True)]
