@@ -401,11 +401,11 @@ ENDGAME, ENDGAME_NODES = 16, 2000
 # took 81.5 % -> 83.0 %, +1.5 [-2.7, +5.7] on the same games, at twice the time, and eight with
 # 12 samples 82.2 %: not kept as the level's default (notes of session 29).
 ROLLOUTS = 0
-# Reading the other seats' styles (``read_styles``): over 4 deals, their latest 12 plays each.
+# Reading the other seats' styles (``read_styles``): over 8 deals, their latest 12 plays each.
 # Against RLCard's rule agent, a greedy follower (rlcardmatch --level hard --seed 1 --deals
 # 200): 81.5 % -> 87.5 % of the games won, +6.0 [+2.2, +9.8] on the same games; seeing every
 # hand with the styles known (a scratch run of the perfect player): 83.2 % -> 93.9 %.
-STYLE_DEALS, STYLE_PLAYS = 4, 12
+STYLE_DEALS, STYLE_PLAYS = 8, 12
 # The learned value's weight beside Normal's playout on each sampled deal (``HardBot.value``,
 # ``doudizhu_value``): a play's value on a deal is (1 - VALUE) x Normal's playout + VALUE x
 # the points the model expects for the position after it.
