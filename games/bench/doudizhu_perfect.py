@@ -53,15 +53,15 @@ class DouDizhuPerfect:
         hands = true_counts(game, state)
         search = self.search
         styles = None
-        if search.styles:  # the other seats' styles, read as Hard reads them
-            styles = doudizhu.read_styles(view, rng, search.styles, search.style_plays)
+        if search.style_deals:  # the other seats' styles, read as Hard reads them
+            styles = doudizhu.read_styles(view, rng, search.style_deals, search.style_plays)
         playout_seed = rng.random()
         endgame = search.endgame_solver()
         values = [
             doudizhu.playout(view, hands, m, random.Random(playout_seed), True, endgame, styles)
             for m in moves
         ]
-        values = [self.search.weigh(view, hands, m, v) for v, m in zip(values, moves, strict=True)]
+        values = [search.weigh(view, hands, m, v) for v, m in zip(values, moves, strict=True)]
         return best([doudizhu._to_action(view, m) for m in moves], values)
 
     def bid_value(self, game, state, seat: int, action: dict, seed: int) -> float:

@@ -470,7 +470,7 @@ class HardBot:
         # Reading the other seats' styles (``read_styles``) over this many deals of the
         # unseen cards and each seat's latest ``style_plays`` plays (0: every seat plays as
         # Normal in the playouts and the inference).
-        self.styles = int(styles)
+        self.style_deals = int(styles)
         self.style_plays = int(style_plays)
         self.model = None
         if self.value:  # numpy only where the value is asked for
@@ -511,7 +511,9 @@ class HardBot:
 
     def _totals(self, view: View, moves: list, rng: random.Random, samples: int) -> list[float]:
         totals = [0.0] * len(moves)
-        styles = read_styles(view, rng, self.styles, self.style_plays) if self.styles else None
+        styles = None
+        if self.style_deals:
+            styles = read_styles(view, rng, self.style_deals, self.style_plays)
         if self.pool > 1:
             deals = infer_hands(
                 view, rng, samples, self.pool * samples, self.recent, self.check_cap, styles
@@ -667,14 +669,8 @@ def surprise(
                     if total >= cap:
                         return total
                 current = max(current, value)
-    now = [list(h) for h in hands]
     checked = 0
-    for seat, move, table in reversed(history):
-        if move is not None:
-            for r in move[3]:
-                now[seat][r] += 1
-        if seat == view.seat:
-            continue
+    for seat, move, table, now in _others_plays(view, hands, history):
         if recent and checked >= recent:
             break
         checked += 1
@@ -692,6 +688,19 @@ def surprise(
             if total >= cap:
                 return total
     return total
+
+
+def _others_plays(view: View, hands, history):
+    """The other seats' plays this hand (``_history``), newest first, on these ``hands``: each
+    as ``(seat, move, the table before it, the hands before it)``. The hands are one copy,
+    changed as the plays go back: read them before asking for the next."""
+    now = [list(h) for h in hands]
+    for seat, move, table in reversed(history):
+        if move is not None:
+            for r in move[3]:
+                now[seat][r] += 1
+        if seat != view.seat:
+            yield seat, move, table, now
 
 
 def infer_hands(
@@ -950,6 +959,15 @@ def _greedy_lead(hand):
 GREEDY = "greedy"
 
 
+def _lowest(hand) -> int:
+    return next(r for r in range(NRANKS) if hand[r])
+
+
+def _in_kind(options, key) -> list:
+    """The plays among ``options`` (beats of the play to beat, ``key``) of its own kind."""
+    return [m for m in options if m[0] == key[0]]
+
+
 def greedy_move(hands, seat, table, landlord, rng):
     """The greedy follower's play on these hands (None: pass)."""
     hand = hands[seat]
@@ -957,7 +975,7 @@ def greedy_move(hands, seat, table, landlord, rng):
         return _lowest_lead(hand)
     owner, key = table
     options = follows(hand, key)
-    same = [m for m in options if m[0] == key[0]]
+    same = _in_kind(options, key)
     if same:
         return min(same, key=lambda m: m[1])
     if landlord not in (owner, seat):
@@ -968,7 +986,7 @@ def greedy_move(hands, seat, table, landlord, rng):
 def _lowest_lead(hand):
     """The play that holds the hand's lowest card: its bomb or trio, a chain of at least
     five from it (over ranks held once or twice), its pair, or the card alone."""
-    low = next(r for r in range(NRANKS) if hand[r])
+    low = _lowest(hand)
     if low >= BJ:
         return ("rocket", RJ, 1, (BJ, RJ)) if hand[BJ] and hand[RJ] else ("solo", low, 1, (low,))
     n = hand[low]
@@ -989,10 +1007,9 @@ def _greedy_explains(hand, table, move) -> bool | None:
     lead that holds its lowest card; on a play it could beat in kind, the lowest such beat.
     None where it could not beat in kind (it would have played anything)."""
     if table is None:
-        low = next(r for r in range(NRANKS) if hand[r])
-        return move is not None and low in move[3]
+        return move is not None and _lowest(hand) in move[3]
     key = table[1]
-    same = [m for m in follows(hand, key) if m[0] == key[0]]
+    same = _in_kind(follows(hand, key), key)
     if not same:
         return None
     lowest = min(m[1] for m in same)
@@ -1010,13 +1027,9 @@ def read_styles(view: View, rng: random.Random, deals: int, recent: int) -> tupl
     others = [s for s in range(3) if s != view.seat]
     misses = {s: [0, 0] for s in others}  # Normal's, the greedy follower's
     for _ in range(deals):
-        now = sample_hands(view, rng)
         checked = dict.fromkeys(others, 0)
-        for seat, move, table in reversed(history):
-            if move is not None:
-                for r in move[3]:
-                    now[seat][r] += 1
-            if seat == view.seat or checked[seat] >= recent:
+        for seat, move, table, now in _others_plays(view, sample_hands(view, rng), history):
+            if checked[seat] >= recent:
                 continue
             checked[seat] += 1
             greedy = _greedy_explains(now[seat], table, move)

@@ -19,27 +19,26 @@ def _counts(cards: str) -> list[int]:
     return counts_of(cards.split())
 
 
-def _key(move):
-    return bots.move_key(move)
-
-
 def test_the_greedy_follower_beats_with_the_lowest_play_of_the_kind():
     rng = random.Random(0)
     hand = _counts("6S 6H 9S KD")
     hands = [hand, _counts("3S"), _counts("4S")]
     solo_5 = ("solo", rank_index("5S"), 1, (rank_index("5S"),))
     # a six out of its pair: the lowest solo that beats
-    move = bots.greedy_move(hands, 0, (1, _key(solo_5)), 1, rng)
+    move = bots.greedy_move(hands, 0, (1, bots.move_key(solo_5)), 1, rng)
     assert move[:2] == ("solo", rank_index("6S"))
     pair_5 = ("pair", rank_index("5S"), 1, (rank_index("5S"),) * 2)
-    assert bots.greedy_move(hands, 0, (1, _key(pair_5)), 1, rng)[:2] == ("pair", rank_index("6S"))
+    assert bots.greedy_move(hands, 0, (1, bots.move_key(pair_5)), 1, rng)[:2] == (
+        "pair",
+        rank_index("6S"),
+    )
     # nothing of the kind: the partner's trick is left alone, an opponent's met at random
     trio_3 = ("trio", 0, 1, (0, 0, 0))
-    assert bots.greedy_move(hands, 0, (1, _key(trio_3)), 2, rng) is None
+    assert bots.greedy_move(hands, 0, (1, bots.move_key(trio_3)), 2, rng) is None
     bomb = _counts("7S 7H 7D 7C 3S")
     trio_8 = ("trio", rank_index("8S"), 1, (rank_index("8S"),) * 3)  # its sevens cannot
     seen = {
-        bots.greedy_move([bomb, hand, hand], 0, (1, _key(trio_8)), 1, random.Random(i))
+        bots.greedy_move([bomb, hand, hand], 0, (1, bots.move_key(trio_8)), 1, random.Random(i))
         for i in range(40)
     }
     assert seen == {None, ("bomb", rank_index("7S"), 1, (rank_index("7S"),) * 4)}
@@ -102,11 +101,7 @@ def test_the_true_deal_explains_every_play_of_a_greedy_seat():
             styles = (None, bots.GREEDY, None)
             history = bots._history(view)
             assert bots.surprise(view, hands, history, 0, styles=styles) == 0
-            now = [list(h) for h in hands]
-            for seat, move, table in reversed(history):
-                if move is not None:
-                    for r in move[3]:
-                        now[seat][r] += 1
+            for seat, move, table, now in bots._others_plays(view, hands, history):
                 if seat == 1:
                     assert bots._greedy_explains(now[1], table, move) is not False
 
