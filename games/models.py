@@ -100,6 +100,12 @@ class Table(models.Model):
     daily = models.ForeignKey(
         "DailyDeal", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
     )
+    # Moves on whenever the row or one of its seats is written, by anyone: the database's
+    # triggers see to it (migration 0012), whatever the write (a save, an update, the admin).
+    # A move's writer sets it one on (``store._save_row``) and keeps the table as written, so
+    # that the next move's locked read asks the row for this number alone when nothing else
+    # wrote it meanwhile (``store._by_code``).
+    revision = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-updated_at"]
