@@ -421,7 +421,7 @@ def play_due_bot_move(code, *, force: bool = False) -> Table | BotTask | None:
         except Refused:
             return None
         now = timezone.now()
-        if force and table.reveal is not None:
+        if force and _reveal_until(table, now.timestamp()) is not None:
             table.reveal = None  # every move at once (tests, commands): those on their way too
             table.save(update_fields=["reveal"])
         if table.timer_due_at is not None and table.timer_due_at <= now:

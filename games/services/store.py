@@ -20,6 +20,7 @@ from typing import NamedTuple
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Prefetch
+from django.db.models.base import ModelState
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
@@ -231,19 +232,30 @@ def _writable(table: Table) -> Table:
     """A copy of ``table`` a writer may change: its columns (the JSON values shared, as
     ``_copy`` shares them: every write assigns new ones), its own copies of the seats with
     their people as ``_people`` has them now, nothing else it had loaded."""
-    out = copy.copy(table)
-    out.__dict__.pop("_locked_as", None)
-    # The copy's own seats: attached to the original's cache of them, they would be its too.
-    out.__dict__.pop("_prefetched_objects_cache", None)
-    out._state.fields_cache = {}
-    seats = [copy.copy(seat) for seat in table.seat_list]
+    out = _columns(table)
+    seats = [_columns(seat) for seat in table.seat_list]
     people = _people({seat.user_id for seat in seats if seat.user_id is not None})
     for seat in seats:
-        seat._state.fields_cache = {}
         if seat.user_id in people:
             seat.user = people[seat.user_id]
     _attach_seats(out, seats)
     return out
+
+
+# What a model's copy leaves out: the transaction's table as locked, the seats attached (the
+# copy attaches its own), the related objects loaded (``_state`` is new).
+_NOT_COPIED = ("_locked_as", "_prefetched_objects_cache", "_state")
+
+
+def _columns(obj):
+    """A new instance of ``obj``'s model with its columns (its attributes) and nothing it had
+    loaded: as ``copy.copy`` makes it with the related objects dropped, without going through
+    pickling's protocol (a fifth of a locked read's time)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update({k: v for k, v in obj.__dict__.items() if k not in _NOT_COPIED})
+    new._state = ModelState()
+    new._state.db, new._state.adding = obj._state.db, obj._state.adding
+    return new
 
 
 @functools.cache
