@@ -184,12 +184,21 @@ def forget_person(user_id) -> None:
         _PEOPLE.pop(user_id, None)
 
 
-def _attach_seats(table: Table, seats) -> None:
-    """``table.seats.all()`` is ``seats`` from now on, as a prefetch leaves it."""
+def _attach_seats(table: Table, seats, like=None) -> None:
+    """``table.seats.all()`` is ``seats`` from now on, as a prefetch leaves it. ``like``: the
+    seats' queryset another copy of this table has attached, copied for this one (the
+    manager builds and filters a new one: a third of a locked read served from a copy)."""
     seats = list(seats)
     for seat in seats:
         seat.table = table
-    cached = table.seats.all()
+    if like is None:
+        cached = table.seats.all()
+    else:
+        cached = copy.copy(like)  # its query shared: a queryset's filters copy it
+        cached._hints = {**like._hints, "instance": table}
+        cached._known_related_objects = {
+            field: {table.pk: table} for field in like._known_related_objects
+        }
     cached._result_cache = seats
     cached._prefetch_done = True
     table._prefetched_objects_cache = {"seats": cached}
@@ -246,7 +255,8 @@ def _writable(table: Table) -> Table:
     for seat in seats:
         if seat.user_id in people:
             seat.user = people[seat.user_id]
-    _attach_seats(out, seats)
+    cache = table.__dict__.get("_prefetched_objects_cache") or {}
+    _attach_seats(out, seats, like=cache.get("seats"))
     return out
 
 

@@ -77,6 +77,8 @@ def test_the_move_after_a_move_locks_the_row_and_reads_nothing_else(table, owner
     fresh = _locked(table.code)
     assert fresh.state != {"changed": True} and fresh.seat_list[1].bot_level != "hard"
     assert fresh is not again and fresh.seat_list[1] is not again.seat_list[1]
+    assert all(seat.table is fresh for seat in fresh.seats.all())
+    assert fresh.seats.filter(index=1).get().table is fresh  # a query of its seats: its own
 
 
 def test_a_whole_hand_of_moves_each_starts_from_the_table_as_the_database_has_it(
