@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 from games.engine.base import IllegalAction
@@ -189,8 +190,15 @@ def hand_over(state: State) -> bool:
 
 def hand_scores(state: State) -> list[int]:
     """Each seat's score from what it has taken so far (the final score once the hand is over)."""
-    exposed = all_exposed(state)
-    return [breakdown(state.taken[s], exposed)["score"] for s in _ALL]
+    exposed = frozenset(all_exposed(state))
+    return [_score(tuple(state.taken[s]), exposed) for s in _ALL]
+
+
+@functools.lru_cache(maxsize=4096)
+def _score(taken: tuple, exposed: frozenset) -> int:
+    """A seat's score for the point cards it has taken: worked out again only when they change
+    (every observation shows every seat's; a trick changes one seat's in four moves)."""
+    return breakdown(taken, exposed)["score"]
 
 
 def hand_result(state: State) -> dict:
