@@ -234,15 +234,40 @@ def _copy(table: Table) -> Table:
     return kept
 
 
+class _Newest:
+    """What this process made or read last, by key, newest last, shared between threads: beyond
+    ``size`` entries the oldest goes. The store's caches (the tables last written and last
+    committed, the states last decoded) are each one."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key, *, touch: bool = False):
+        """The value kept for ``key``, or None; ``touch``: it counts as new again."""
+        with self._lock:
+            value = self._items.get(key)
+            if touch and value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 # The tables this process last wrote a move to, as written, newest last (``_save_row``): the
 # next move's locked read asks the row for its revision alone and, when nobody wrote the table
 # or its seats since (the database's triggers move the revision on at every write, migration
 # 0012), takes the table from here. That read (the row with its state, the seats, their
 # models) was a tenth of the closed-loop benchmark's CPU. Never handed out: each writer gets
 # its own copy (``_writable``); never changed once kept.
-_WRITTEN: OrderedDict[str, Table] = OrderedDict()
-_WRITTEN_LOCK = threading.Lock()
 WRITTEN_KEPT = 512
+_WRITTEN = _Newest(WRITTEN_KEPT)
 
 
 def _writable(table: Table) -> Table:
@@ -286,8 +311,7 @@ def _revision_sql() -> str:
 def _as_written(code, value) -> Table | None:
     """The table locked, from this process's copy as it last wrote a move to it, if the row's
     revision is still that copy's; else None (read it)."""
-    with _WRITTEN_LOCK:
-        kept = _WRITTEN.get(str(code))
+    kept = _WRITTEN.get(str(code))
     if kept is None:
         return None
     with _db().cursor() as cursor:
@@ -301,12 +325,7 @@ def _as_written(code, value) -> Table | None:
 
 
 def _keep_written(table: Table) -> None:
-    code = str(table.code)
-    with _WRITTEN_LOCK:
-        _WRITTEN[code] = table
-        _WRITTEN.move_to_end(code)
-        while len(_WRITTEN) > WRITTEN_KEPT:
-            _WRITTEN.popitem(last=False)
+    _WRITTEN.put(str(table.code), table)
 
 
 # The game states this process last decoded or encoded, newest last, by their JSON form (the
@@ -317,50 +336,33 @@ def _keep_written(table: Table) -> None:
 # changed: an engine copies a state, never changes one (docs/ENGINE_CONTRACT.md;
 # tests/games/test_read_model.py checks it of every game). Each entry holds its JSON form, so
 # its ``id`` is not another object's while the entry is kept.
-_STATES: OrderedDict[int, tuple[object, object]] = OrderedDict()
-_STATES_LOCK = threading.Lock()
 STATES_KEPT = 256
+_STATES = _Newest(STATES_KEPT)
 
 
 def kept_state(data):
     """The state this JSON form (the object) decodes to, if this process has it; else None."""
-    with _STATES_LOCK:
-        entry = _STATES.get(id(data))
-        if entry is None or entry[0] is not data:
-            return None
-        _STATES.move_to_end(id(data))
-        return entry[1]
+    entry = _STATES.get(id(data), touch=True)
+    return entry[1] if entry is not None and entry[0] is data else None
 
 
 def keep_state(data, state) -> None:
-    with _STATES_LOCK:
-        _STATES[id(data)] = (data, state)
-        _STATES.move_to_end(id(data))
-        while len(_STATES) > STATES_KEPT:
-            _STATES.popitem(last=False)
+    _STATES.put(id(data), (data, state))
 
 
 # The tables this process last committed, newest last, as they committed: the frames that
 # follow a write (each socket of the table renders its own) read them from here instead of
 # reading the table back. A copy per commit, never handed to a writer (writers lock and read).
-_COMMITTED: OrderedDict[str, Table] = OrderedDict()
-_COMMITTED_LOCK = threading.Lock()
 COMMITTED_KEPT = 512
+_COMMITTED = _Newest(COMMITTED_KEPT)
 
 
 def _remember_committed(table: Table) -> None:
-    kept = _copy(table)  # the table's columns as they committed
-    code = str(table.code)
-    with _COMMITTED_LOCK:
-        _COMMITTED[code] = kept
-        _COMMITTED.move_to_end(code)
-        while len(_COMMITTED) > COMMITTED_KEPT:
-            _COMMITTED.popitem(last=False)
+    _COMMITTED.put(str(table.code), _copy(table))  # the table's columns as they committed
 
 
 def _kept(code) -> Table | None:
-    with _COMMITTED_LOCK:
-        return _COMMITTED.get(str(code))
+    return _COMMITTED.get(str(code))
 
 
 class LogLine(NamedTuple):
