@@ -54,6 +54,13 @@ def say(message, **values) -> Markup:
     return Markup(message % {k: v if isinstance(v, int) else escape(v) for k, v in values.items()})
 
 
+def omit(mapping: Mapping, *keys: str) -> dict:
+    """``mapping`` without ``keys``: a region's inputs without what its markup never reads (a
+    seat's count and turn, in a place that shows neither), so that a change of those leaves
+    the region as it was drawn."""
+    return {k: v for k, v in mapping.items() if k not in keys}
+
+
 def url(name: str, **kwargs) -> str:
     return reverse(name, kwargs=kwargs)
 
@@ -241,6 +248,10 @@ def environment(**options) -> Environment:
     env = BoardEnvironment(**options)
     env.globals.update(say=say, url=url)
     env.filters.update(
-        playable_codes=playable_codes, hand_reasons=hand_reasons, iso=iso, signed=signed
+        playable_codes=playable_codes,
+        hand_reasons=hand_reasons,
+        iso=iso,
+        signed=signed,
+        omit=omit,
     )
     return env
