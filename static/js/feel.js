@@ -145,6 +145,10 @@
     var next = (b.dataset.toMove || "").split(" ")[0];
     var winner = (next && b.querySelector("#seat-" + next)) || (b.classList.contains("is-my-turn") ? b.querySelector("#me") : null);
     return {
+      // The page's scroll then: a frame that shortens the page (a hand's card played) may
+      // scroll it, and what was where on screen is then that much elsewhere (``moved``).
+      sx: window.scrollX,
+      sy: window.scrollY,
       seats: seats,
       hand: hand,
       me: rect(b.querySelector("#me")),
@@ -170,16 +174,24 @@
     return where.hand[card.dataset.card] || where.me;
   }
 
+  // How far the page scrolled since ``where`` was taken: its places, on screen now.
+  function moved(where) {
+    return { x: where.sx - window.scrollX, y: where.sy - window.scrollY };
+  }
+
   var TRAVEL = { duration: 420, easing: "cubic-bezier(.2,.8,.25,1)", composite: "add", fill: "backwards" };
 
   function travel(was, now) {
     var before = was.table ? was.table.split(" ") : [];
+    var by = moved(was.where);
     var fresh = tableCards().filter(function (c) { return before.indexOf(c.dataset.card) < 0; });
     fresh.forEach(function (card, i) {
       var from = origin(card, was.where);
       if (!from) return;
       var mover = card.closest(".trick__card") || card;
       var a = centre(from), b = centre(rect(mover));
+      a.x += by.x;
+      a.y += by.y;
       var opts = Object.assign({}, TRAVEL, { delay: i * 70 });
       mover.animate([
         { transform: "translate(" + (a.x - b.x) + "px, " + (a.y - b.y) + "px) scale(.7)" },
@@ -196,12 +208,13 @@
     var now = codes(tableCards()).split(" ");
     if (g.cards.some(function (c) { return now.indexOf(c.el.dataset.card) >= 0; })) return;
     var layer = ghosts();
+    var by = moved(was.where);
     var mid = centre(was.where.felt || g.cards[0].at), to = centre(g.to);
     g.cards.forEach(function (c) {
       var el = c.el;
       el.classList.add("feel-ghost");
-      el.style.left = c.at.left + "px";
-      el.style.top = c.at.top + "px";
+      el.style.left = c.at.left + by.x + "px";
+      el.style.top = c.at.top + by.y + "px";
       el.style.setProperty("--w", c.at.width + "px");
       layer.appendChild(el);
       var at = centre(c.at);
@@ -236,6 +249,9 @@
     if (!now.hand || now.hand === was.hand) return;
     var from = was.where.felt && centre(was.where.felt);
     if (!from) return;
+    var by = moved(was.where);
+    from.x += by.x;
+    from.y += by.y;
     board().querySelectorAll(".hand__card").forEach(function (card, i) {
       var b = centre(rect(card));
       card.animate([

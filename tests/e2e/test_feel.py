@@ -224,6 +224,9 @@ def until_a_bot_card(page, game, check) -> None:
             continue
         page.evaluate(TRAVEL)
         before = version(page)
+        # From the page's foot: a frame that shortens the page scrolls it (the card's start
+        # is where its seat is on screen now, not where it was before the scroll).
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         turn(page)
         expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
         wait(page)
