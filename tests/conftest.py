@@ -131,6 +131,22 @@ def pytest_terminal_summary(terminalreporter):
     )
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test databases, and before it drops them the connections that tests'
+    ``sync_to_async`` calls left open in asgiref's one thread for them (its
+    ``single_thread_executor``): pytest-django closes only the main thread's, and a database
+    with a session still open is not dropped (PostgreSQL: "being accessed by other users",
+    a warning at the end of the run). channels' ``database_sync_to_async`` closes its
+    connection after each call; a test's plain ``sync_to_async`` of a database read does not,
+    and whether one came last in that thread depends on how the tests fell to the workers."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s per login; the throttle tests log in dozens of times.
