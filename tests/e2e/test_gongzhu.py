@@ -169,6 +169,9 @@ def test_the_table_on_a_phone(phone_page, site_url, artifacts_dir):
     page.screenshot(path=os.path.join(artifacts_dir, "gongzhu-summary-phone.png"), full_page=True)
 
 
+# Once: a match's end as the pages show it, on a desktop and a phone; on PostgreSQL the end of
+# a match (its rating, its record) is tests/games' (test_services, test_ratings).
+@pytest.mark.once
 def test_the_end_of_a_match(page, phone_page, site_url, site_shell, artifacts_dir):
     """Totals far apart before the last hand: whatever happens, the match ends with it."""
     for p, label in ((page, "desktop"), (phone_page, "phone")):
