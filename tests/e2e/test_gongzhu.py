@@ -215,6 +215,9 @@ def test_a_disabled_play_button_looks_disabled(page, site_url):
     assert play.evaluate("e => parseFloat(getComputedStyle(e).opacity)") == 1
 
 
+# Once (this and the next): what the page does with Hint and with a form swapped under a
+# click, the same whatever the database and the channel layer.
+@pytest.mark.once
 def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(page, site_url):
     """The first Hint is Normal's card; each further press on the same board the next legal
     card, round and round (as in the games of several cards), after the player's own tap."""
@@ -265,6 +268,7 @@ def test_hint_pressed_again_suggests_another_card_and_play_plays_the_one_shown(p
     expect(page.locator(f".hand__card[data-card='{second}']")).to_have_count(1)
 
 
+@pytest.mark.once
 def test_a_click_on_a_form_swapped_in_a_moment_ago_is_not_lost(page, site_url, site_shell):
     """A board the socket has just swapped in whose exposure form htmx has not yet taken in
     hand (a busy machine's few milliseconds; the clone below has none of htmx's handlers):

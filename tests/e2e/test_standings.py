@@ -102,6 +102,9 @@ def test_a_player_finds_their_ratings_and_the_leaderboard(
     audit.done()
 
 
+# Once: the pages of a deal played again; on PostgreSQL the deal played again is
+# tests/games/test_same_deal.py's.
+@pytest.mark.once
 def test_the_same_deal_played_again_from_the_history(page, site_url, artifacts_dir):
     from tests.e2e.test_gongzhu import play_hand
 
