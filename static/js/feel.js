@@ -178,20 +178,22 @@
   function moved(where) {
     return { x: where.sx - window.scrollX, y: where.sy - window.scrollY };
   }
+  // The centre of a place taken with ``where``, where it is on screen now.
+  function centreNow(r, where) {
+    var c = centre(r), by = moved(where);
+    return { x: c.x + by.x, y: c.y + by.y };
+  }
 
   var TRAVEL = { duration: 420, easing: "cubic-bezier(.2,.8,.25,1)", composite: "add", fill: "backwards" };
 
   function travel(was, now) {
     var before = was.table ? was.table.split(" ") : [];
-    var by = moved(was.where);
     var fresh = tableCards().filter(function (c) { return before.indexOf(c.dataset.card) < 0; });
     fresh.forEach(function (card, i) {
       var from = origin(card, was.where);
       if (!from) return;
       var mover = card.closest(".trick__card") || card;
-      var a = centre(from), b = centre(rect(mover));
-      a.x += by.x;
-      a.y += by.y;
+      var a = centreNow(from, was.where), b = centre(rect(mover));
       var opts = Object.assign({}, TRAVEL, { delay: i * 70 });
       mover.animate([
         { transform: "translate(" + (a.x - b.x) + "px, " + (a.y - b.y) + "px) scale(.7)" },
@@ -247,11 +249,8 @@
   // A new hand: its cards fan in from the table's middle, one after another.
   function fanIn(was, now) {
     if (!now.hand || now.hand === was.hand) return;
-    var from = was.where.felt && centre(was.where.felt);
+    var from = was.where.felt && centreNow(was.where.felt, was.where);
     if (!from) return;
-    var by = moved(was.where);
-    from.x += by.x;
-    from.y += by.y;
     board().querySelectorAll(".hand__card").forEach(function (card, i) {
       var b = centre(rect(card));
       card.animate([

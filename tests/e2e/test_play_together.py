@@ -23,6 +23,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_gandengyan import code_of, skip_deal
 from tests.servers import ROOT
+from tests.stacks import postgresql_only
 
 # Cards in a hand overlap: a player taps the visible left edge of a card.
 EDGE = {"x": 6, "y": 14}
@@ -339,17 +340,9 @@ def shots_for(artifacts_dir, lang):
 # ---------------------------------------------------------------- the tests
 
 
-def _on_the_scale_out_stack() -> bool:
-    from django.conf import settings
-
-    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-
-
 # On the PostgreSQL + Redis pass only: the first pass plays a hand of two people at one table
 # in every game already (test_journeys.py's two people), and CI keeps within its 20 minutes.
-@pytest.mark.skipif(
-    not _on_the_scale_out_stack(), reason="run on the PostgreSQL + Redis pass (CI's time)"
-)
+@postgresql_only("run on the PostgreSQL + Redis pass (CI's time)")
 def test_two_people_and_two_computers_play_a_gong_zhu_hand(person, site_url):
     a, b = person(), person()
     create_table(a, site_url, "gongzhu", ["person", "normal", "normal"])

@@ -15,19 +15,16 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from games import history, services
 from games.engine import get_game
 from games.models import ActionLog, Hand, Table
 from tests.games.conftest import play_until_human
+from tests.stacks import postgresql_only
 
 pytestmark = [
-    pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="PostgreSQL only (set DATABASE_URL=postgres://…)",
-    ),
+    postgresql_only("PostgreSQL only (set DATABASE_URL=postgres://…)"),
     pytest.mark.django_db(transaction=True),  # committed: pg_dump is another session
 ]
 GAME = get_game("gongzhu")
