@@ -9,9 +9,16 @@ show them at once), then each reply left drawn as it shows at its paced time, th
 the copy does not serve). The clock is the command's own: the paced times pass at once,
 and nothing waits.
 
+In the closed regime (``--regime closed``, ``loadbench``'s closed loop: no pacing) the bots'
+replies are applied in the move's own transaction and shown with its answer: one board a
+human action.
+
 What it leaves out is what happens outside this process's Python: the WebSocket's framing
 and compression, the event loop's hops, the layer's network. ``loadbench`` measures those
 with the rest, against the bare consumer; this says how the share of the Python is split.
+As in a daphne process (``cardsite/asgi.py``), what was loaded before the runs is frozen out
+of the collector's full passes: else each pass walks it all, and its time is charged to
+whichever function made the object that set it off.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import cProfile
+import gc
 import logging
 import os
 import pstats
@@ -31,6 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -65,6 +74,7 @@ PARTS = {
 class Result:
     game: str
     level: str
+    regime: str  # "human" (the bots paced, each reply drawn at its time) or "closed"
     actions: int
     cpu_ms: list[float]  # the median CPU ms per human action of each repeat
     boards: float  # boards drawn per human action
@@ -216,13 +226,36 @@ def _logs_to_nowhere():
                 handler.setStream(stream)
 
 
+REGIMES = ("human", "closed")
+
+
+@contextlib.contextmanager
+def _regime(regime: str):
+    """The bots paced as in play (``human``) or not at all (``closed``), for the runs."""
+    pacing = settings.GAME_PACING
+    settings.GAME_PACING = regime == "human"
+    try:
+        yield
+    finally:
+        settings.GAME_PACING = pacing
+
+
 def run(
-    game: str, level: str = "normal", actions: int = 40, repeat: int = 3, top: int = 12
+    game: str,
+    level: str = "normal",
+    actions: int = 40,
+    repeat: int = 3,
+    top: int = 12,
+    regime: str = "human",
 ) -> Result:
+    if regime not in REGIMES:
+        raise ValueError(f"regime {regime!r}: one of {REGIMES}")
     users = []
     try:
-        with _logs_to_nowhere():
+        with _logs_to_nowhere(), _regime(regime):
             _human_actions(game, level, 5, None, users)  # warm: templates, caches, imports
+            gc.collect()
+            gc.freeze()
             medians, boards = [], []
             for _ in range(repeat):
                 times, drawn = _human_actions(game, level, actions, None, users)
@@ -234,6 +267,7 @@ def run(
         return Result(
             game,
             level,
+            regime,
             actions,
             medians,
             statistics.mean(boards),
@@ -243,6 +277,7 @@ def run(
             calls / max(1, len(times)),
         )
     finally:
+        gc.unfreeze()
         from games.models import Table
 
         Table.objects.filter(seats__user__in=users).delete()
@@ -250,9 +285,13 @@ def run(
             user.delete()
 
 
+REGIME_WORDS = {"human": "the bots paced", "closed": "closed loop (no pacing)"}
+
+
 def report(result: Result) -> str:
     lines = [
-        f"{result.game} at {result.level}: {result.actions} human actions a run, "
+        f"{result.game} at {result.level}, {REGIME_WORDS[result.regime]}: "
+        f"{result.actions} human actions a run, "
         f"{result.boards:.2f} boards drawn each",
         "CPU ms per human action, the median of each run: "
         + ", ".join(f"{m:.2f}" for m in result.cpu_ms)

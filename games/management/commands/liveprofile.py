@@ -11,7 +11,8 @@ from games.engine import game_names
 class Command(BaseCommand):
     help = (
         "Play human actions at tables with computer players in this process (the move's "
-        "frame handled, then each paced reply drawn as a socket draws it) and print the CPU "
+        "frame handled, then each paced reply drawn as a socket draws it; or, closed, the "
+        "replies unpaced in its transaction) and print the CPU "
         "per human action (medians of several runs) and, from a profiled run, the share of "
         "each part: the transaction, the bots, the read, the context, the template, the "
         "frame. Creates its own users and tables in the configured database and removes them."
@@ -23,6 +24,13 @@ class Command(BaseCommand):
         parser.add_argument("--actions", type=int, default=40, help="human actions per run")
         parser.add_argument("--repeat", type=int, default=3, help="runs; medians are reported")
         parser.add_argument("--top", type=int, default=12, help="functions of most own time")
+        parser.add_argument(
+            "--regime",
+            default="human",
+            choices=live_profile.REGIMES,
+            help="human: the bots' replies paced, each drawn at its time; closed: no pacing, "
+            "the replies in the move's transaction and its one board (loadbench's closed loop)",
+        )
 
     def handle(self, *args, **opts):
         games = opts["game"] or game_names()
@@ -33,6 +41,6 @@ class Command(BaseCommand):
             raise CommandError("--actions 1-500, --repeat 1-20")
         for game in games:
             result = live_profile.run(
-                game, opts["level"], opts["actions"], opts["repeat"], opts["top"]
+                game, opts["level"], opts["actions"], opts["repeat"], opts["top"], opts["regime"]
             )
             self.stdout.write(live_profile.report(result) + "\n")
