@@ -29,6 +29,7 @@ drawn every time. The inputs must be complete: the frames' conformance suite
 import contextlib
 import functools
 import threading
+import types
 from collections.abc import Mapping
 
 from django.urls import reverse
@@ -36,6 +37,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from jinja2 import ChainableUndefined, Environment, Template, nodes
 from jinja2.ext import Extension
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 
 from games.frames import NOTHING_SEEN, Seen
@@ -222,11 +224,39 @@ class Parts:
             return (getattr(own, macro, None) or getattr(shared, macro))(*args)
 
 
+# What a board's markup calls: its macros, the helpers (``functools.partial``), plain functions.
+PLAIN_CALLABLES = frozenset(
+    {Macro, functools.partial, types.FunctionType, types.BuiltinFunctionType}
+)
+
+
+class BoardContext(Context):
+    """Jinja calls everything a template calls through ``Context.call``, which looks at each
+    callable (and at its ``__call__``) for a mark that it takes the context first: hundreds
+    of checks a board. A macro, a ``partial`` or a plain function takes the context only
+    when it carries the mark itself (``jinja_pass_arg``): those without it are called at once,
+    as ``Context.call`` would call them; everything else goes through it."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        if type(__obj) in PLAIN_CALLABLES and not hasattr(__obj, "jinja_pass_arg"):
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception"
+                )
+        return super().call(__obj, *args, **kwargs)
+
+
 class BoardEnvironment(Environment):
     """``a.b`` reads a dict's key first: a board's context is dicts (the presenters'), and the
-    attribute tried first failed with an exception for each of them."""
+    attribute tried first failed with an exception for each of them. Calls go through
+    ``BoardContext``."""
 
     template_class = BoardTemplate
+    context_class = BoardContext
 
     def parts(self, template: str, words, seen, drawing) -> Parts:
         """A board's parts' drawer (``Parts``): the machinery reaches it through the template
