@@ -17,8 +17,8 @@ What it leaves out is what happens outside this process's Python: the WebSocket'
 and compression, the event loop's hops, the layer's network. ``loadbench`` measures those
 with the rest, against the bare consumer; this says how the share of the Python is split.
 As in a daphne process (``cardsite/asgi.py``), what was loaded before the runs is frozen out
-of the collector's full passes: else each pass walks it all, and its time is charged to
-whichever function made the object that set it off.
+of the collector's full passes, for the process's life: else each pass walks it all, and
+its time is charged to whichever function made the object that set it off.
 """
 
 from __future__ import annotations
@@ -254,8 +254,9 @@ def run(
     try:
         with _logs_to_nowhere(), _regime(regime):
             _human_actions(game, level, 5, None, users)  # warm: templates, caches, imports
-            gc.collect()
-            gc.freeze()
+            if not gc.get_freeze_count():  # once a process, for its life (as daphne's)
+                gc.collect()
+                gc.freeze()
             medians, boards = [], []
             for _ in range(repeat):
                 times, drawn = _human_actions(game, level, actions, None, users)
@@ -277,7 +278,6 @@ def run(
             calls / max(1, len(times)),
         )
     finally:
-        gc.unfreeze()
         from games.models import Table
 
         Table.objects.filter(seats__user__in=users).delete()
