@@ -133,18 +133,21 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
-    """pytest-django's test databases, and before it drops them the connections that tests'
-    ``sync_to_async`` calls left open in asgiref's one thread for them (its
-    ``single_thread_executor``): pytest-django closes only the main thread's, and a database
-    with a session still open is not dropped (PostgreSQL: "being accessed by other users",
-    a warning at the end of the run). channels' ``database_sync_to_async`` closes its
-    connection after each call; a test's plain ``sync_to_async`` of a database read does not,
-    and whether one came last in that thread depends on how the tests fell to the workers."""
+    """pytest-django's test databases, and before it drops them the connections left open in
+    the threads that hold their own: the sockets' database thread keeps its SQLite connection
+    (``games.live.database_call``), and a test's plain ``sync_to_async`` of a read leaves its
+    connection in asgiref's one thread for them (channels' ``database_sync_to_async`` closes
+    its own after each call). pytest-django closes only the main thread's, and a database with
+    a session still open is not dropped (PostgreSQL: "being accessed by other users", a
+    warning at the end of the run, depending on how the tests fell to the workers)."""
     yield
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+    from games.live import database_call
+
+    for executor in (database_call.single_thread_executor, SyncToAsync.single_thread_executor):
+        executor.submit(connections.close_all).result(timeout=30)
 
 
 @pytest.fixture(autouse=True)
@@ -154,20 +157,13 @@ def _fast_password_hashing(settings):
 
 
 def pytest_sessionfinish(session):
-    # The sockets' database thread keeps its SQLite connection (games.live.database_call)
-    # past the test database's removal: close it, and remove the write-ahead log it leaves.
+    # What an SQLite test database's write-ahead log left beside it once it was removed (its
+    # connections are closed before, ``django_db_setup``).
     import os
     from pathlib import Path
 
-    from asgiref.sync import SyncToAsync
     from django.conf import settings
-    from django.db import connections
 
-    from games.live import database_call
-
-    for executor in (database_call.single_thread_executor, SyncToAsync.single_thread_executor):
-        with contextlib.suppress(Exception):
-            executor.submit(connections.close_all).result(timeout=10)
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("sqlite3"):
         test_name = Path(database.get("TEST", {}).get("NAME") or "")

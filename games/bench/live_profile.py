@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -226,18 +225,9 @@ def _logs_to_nowhere():
                 handler.setStream(stream)
 
 
-REGIMES = ("human", "closed")
-
-
-@contextlib.contextmanager
-def _regime(regime: str):
-    """The bots paced as in play (``human``) or not at all (``closed``), for the runs."""
-    pacing = settings.GAME_PACING
-    settings.GAME_PACING = regime == "human"
-    try:
-        yield
-    finally:
-        settings.GAME_PACING = pacing
+# The bots paced as in play (human) or not at all (closed), and how the report says it.
+REGIME_WORDS = {"human": "the bots paced", "closed": "closed loop (no pacing)"}
+REGIMES = tuple(REGIME_WORDS)
 
 
 def run(
@@ -248,11 +238,13 @@ def run(
     top: int = 12,
     regime: str = "human",
 ) -> Result:
+    from games import services
+
     if regime not in REGIMES:
         raise ValueError(f"regime {regime!r}: one of {REGIMES}")
     users = []
     try:
-        with _logs_to_nowhere(), _regime(regime):
+        with _logs_to_nowhere(), services.pacing(regime == "human"):
             _human_actions(game, level, 5, None, users)  # warm: templates, caches, imports
             if not gc.get_freeze_count():  # once a process, for its life (as daphne's)
                 gc.collect()
@@ -283,9 +275,6 @@ def run(
         Table.objects.filter(seats__user__in=users).delete()
         for user in users:
             user.delete()
-
-
-REGIME_WORDS = {"human": "the bots paced", "closed": "closed loop (no pacing)"}
 
 
 def report(result: Result) -> str:

@@ -41,17 +41,12 @@ def finished_hands(user, count: int, game: str | None = None) -> list[str]:
     by default the first whose manifest gives reviews a budget of their own."""
     if game is None:
         game = next(g.name for g in table_games() if g.review_samples)
-    from django.conf import settings
-
-    pacing, settings.GAME_PACING = settings.GAME_PACING, False
-    try:
-        codes = []
+    codes = []
+    with services.pacing(False):
         for i in range(count):
             table = services.create_table(user, game, "easy")
             codes.append(str(play_hand_yourself(table, user, seed=i).code))
-        return codes
-    finally:
-        settings.GAME_PACING = pacing
+    return codes
 
 
 def ask_for_reviews(urls: list[str], codes: list[str], cookie: str) -> int:

@@ -44,7 +44,7 @@ from games.services.moves import (
     start_next_hand,
     submit_action,
 )
-from games.services.pacing import as_shown
+from games.services.pacing import as_shown, pacing
 from games.services.presence import (
     REACTIONS,
     heartbeat,
@@ -129,6 +129,7 @@ __all__ = [
     "load_state",
     "look",
     "open_tables",
+    "pacing",
     "parse_code",
     "play_again",
     "play_due_bot_move",

@@ -9,6 +9,7 @@ move after its pause, a person's turn timer, the earliest deadline the driver ac
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -52,6 +53,18 @@ def as_shown(table: Table, at: float | None = None) -> Table:
 
 def _paced(table: Table) -> bool:
     return bool(settings.GAME_PACING) and not table.hurry
+
+
+@contextlib.contextmanager
+def pacing(on: bool):
+    """The bots paced (``on``) or not for the moves made inside, whatever the setting
+    (``GAME_PACING``) says outside: a benchmark's or a command's own hands in this process."""
+    before = settings.GAME_PACING
+    settings.GAME_PACING = on
+    try:
+        yield
+    finally:
+        settings.GAME_PACING = before
 
 
 def _bot_delay(

@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import os
 import random
 import re
 import time
@@ -22,6 +21,7 @@ from games.engine import get_game
 from games.models import ActionLog, Table
 from tests.games.conftest import until_moves_on_their_way
 from tests.games.test_shared_tables import two_people
+from tests.stacks import on_postgresql
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -175,9 +175,7 @@ async def test_stale_and_out_of_turn_moves_are_refused_and_change_nothing():
     await comm.disconnect()
 
 
-@pytest.mark.skipif(
-    bool(os.environ.get("DATABASE_URL")), reason="SQLite's lock: the default database only"
-)
+@pytest.mark.skipif(on_postgresql(), reason="SQLite's lock: the default database only")
 async def test_a_move_sqlite_refuses_as_locked_is_tried_again_not_lost(monkeypatch):
     """SQLite's "database is locked" under a person's move (met while the review worker
     wrote, findings 1.13) closed the socket and lost the move; the call is tried again."""
